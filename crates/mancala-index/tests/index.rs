@@ -1,0 +1,166 @@
+//! The tier index against closed formulas, the published counts, and itself on whole tiers.
+
+use mancala_index::{Indexer, Spec};
+use mancala_rules::{Board, Node, Options, Preset, Rules, Variant};
+
+fn binom(n: i64, k: i64) -> u128 {
+    if k < 0 || n < k || n < 0 {
+        return 0;
+    }
+    let mut r = 1u128;
+    for i in 0..k as u128 {
+        r = r * (n as u128 - i) / (i + 1);
+    }
+    r
+}
+
+fn rules(preset: Preset, pits: u32, seeds: u32) -> Rules {
+    Rules::new(
+        Variant::new(
+            preset,
+            Options {
+                pits: Some(pits),
+                seeds: Some(seeds),
+                ..Options::default()
+            },
+        )
+        .unwrap(),
+    )
+}
+
+#[test]
+fn awari_tier_sizes_match_the_published_formula_and_total() {
+    let r = rules(Preset::Awari, 6, 4);
+    let sizes = Spec::for_rules(&r).tier_sizes(48);
+    for (n, &s) in sizes.iter().enumerate() {
+        let n = n as i64;
+        let expect = if n == 47 {
+            0 // never reached: a capture takes at least 2 seeds
+        } else {
+            binom(n + 11, 11) - binom(n + 5, 11) + (n == 48) as u128
+        };
+        assert_eq!(s, expect, "tier {n}");
+    }
+    assert_eq!(sizes.iter().sum::<u128>(), 889_063_398_406);
+}
+
+#[test]
+fn kalah_tier_sizes_match_the_published_formula_and_total() {
+    let r = rules(Preset::Kalah, 6, 6);
+    let sizes = Spec::for_rules(&r).tier_sizes(72);
+    assert_eq!(sizes[0], 0);
+    for n in 1..=72i64 {
+        let expect = binom(n + 11, 11) - 2 * binom(n + 5, 5);
+        assert_eq!(sizes[n as usize], expect, "tier {n}");
+    }
+    assert_eq!(sizes[1..=34].iter().sum::<u128>(), 38_902_940_896);
+}
+
+/// Every rank of every small tier: unrank, rank back, walk in the same order, and every
+/// position is well formed (right total, row rules).
+fn check_whole_tiers(r: &Rules, max: usize) {
+    let ix = Indexer::new(r, max).unwrap();
+    let spec = *ix.spec();
+    for n in 0..=max {
+        let mut walk = ix.walk(n);
+        let mut prev: Option<Board> = None;
+        for k in 0..ix.size(n) {
+            let b = ix.unrank(n, k);
+            assert_eq!(b.total() as usize, n);
+            assert_eq!(ix.rank(b), Some(k), "{b:?}");
+            assert_eq!(walk.next(), Some(b), "walk differs at rank {k} of tier {n}");
+            assert!(spec.rows_ok(b) || Some(b) == spec.extra);
+            if let (Some(p), true) = (prev, spec.rows_ok(b)) {
+                // Lexicographic with pit 0 most significant.
+                let pv = p.pits(2 * r.pits());
+                let bv = b.pits(2 * r.pits());
+                assert!(pv < bv, "{pv:?} !< {bv:?}");
+            }
+            prev = Some(b);
+        }
+        assert_eq!(walk.next(), None);
+    }
+}
+
+#[test]
+fn whole_tiers_round_trip_awari() {
+    check_whole_tiers(&rules(Preset::Awari, 6, 4), 9);
+    check_whole_tiers(&rules(Preset::Awari, 3, 2), 12);
+    check_whole_tiers(&rules(Preset::Awari, 1, 3), 6);
+    check_whole_tiers(&rules(Preset::Awari, 8, 1), 5);
+}
+
+#[test]
+fn whole_tiers_round_trip_kalah() {
+    check_whole_tiers(&rules(Preset::Kalah, 6, 4), 8);
+    check_whole_tiers(&rules(Preset::Kalah, 2, 3), 12);
+    check_whole_tiers(&rules(Preset::Kalah, 1, 5), 10);
+}
+
+#[test]
+fn walk_from_the_middle() {
+    let r = rules(Preset::Awari, 6, 4);
+    let ix = Indexer::new(&r, 10).unwrap();
+    let n = 10;
+    let start = ix.size(n) / 3;
+    let got: Vec<Board> = ix.walk_from(n, start).take(1000).collect();
+    let want: Vec<Board> = (start..start + 1000).map(|k| ix.unrank(n, k)).collect();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn the_start_position_has_the_last_rank_of_its_tier() {
+    for (pits, seeds) in [(6, 4), (3, 2), (2, 1)] {
+        let r = rules(Preset::Awari, pits, seeds);
+        let n = r.max_seeds();
+        let ix = Indexer::new(&r, n.min(24)).unwrap();
+        if n <= 24 {
+            assert_eq!(ix.rank(r.start()), Some(ix.size(n) - 1));
+            assert_eq!(ix.unrank(n, ix.size(n) - 1), r.start());
+        }
+    }
+    // Kalah's start has seeds on both rows: an ordinary member.
+    let r = rules(Preset::Kalah, 2, 2);
+    let ix = Indexer::new(&r, 8).unwrap();
+    assert!(ix.contains(r.start()));
+}
+
+/// Every child of an indexed position that stays a position is indexed too, for every
+/// preset, on whole small tiers.
+#[test]
+fn children_of_indexed_positions_are_indexed() {
+    let variants = [
+        rules(Preset::Awari, 6, 4),
+        rules(Preset::Oware, 6, 4),
+        rules(Preset::Wari, 6, 4),
+        rules(Preset::Kalah, 6, 4),
+        rules(Preset::Awari, 3, 3),
+        rules(Preset::Kalah, 3, 3),
+    ];
+    for r in &variants {
+        let max = 9.min(r.max_seeds());
+        let ix = Indexer::new(r, max).unwrap();
+        for n in 0..=max {
+            for b in ix.walk(n) {
+                if let Node::Moves(kids) = r.node(b) {
+                    for c in &kids {
+                        if c.next == mancala_rules::Next::Over {
+                            continue;
+                        }
+                        // After an extra move the child keeps the mover's layout: check the
+                        // position the mover faces, which is what gets ranked.
+                        assert!(
+                            ix.contains(c.board)
+                                || matches!(r.node(c.board), Node::Terminal { .. }),
+                            "{}: child {:?} of {:?} (pit {}) is not indexed",
+                            r.variant().key(),
+                            c.board,
+                            b,
+                            c.pit
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

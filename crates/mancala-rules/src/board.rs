@@ -1,0 +1,127 @@
+//! The packed board: every pit of a two-row game in one `u128`.
+//!
+//! Byte `i` holds pit `i` in mover-relative order: bytes `0..m` are the side to move's pits in
+//! its own sowing order, bytes `m..2m` the opponent's. With at most 8 pits a side and at most
+//! 128 seeds in a game, a byte never overflows, so a whole sowing is one masked add: there is
+//! no carry between pits. Passing the turn is a rotation by `m` bytes.
+
+/// Seeds in every pit of a two-row board, one byte per pit, mover-relative.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Board(pub u128);
+
+/// `0x0101..01` over `n` bytes: adding `k * ONES(n)` adds `k` seeds to each of `n` pits.
+pub const fn ones(n: usize) -> u128 {
+    if n == 0 {
+        0
+    } else {
+        u128::MAX / 0xff >> (8 * (16 - n))
+    }
+}
+
+/// A mask of the low `n` bytes.
+pub const fn low_bytes(n: usize) -> u128 {
+    if n >= 16 {
+        u128::MAX
+    } else {
+        (1u128 << (8 * n)) - 1
+    }
+}
+
+impl Board {
+    pub const EMPTY: Board = Board(0);
+
+    /// Builds a board from pit counts in mover-relative order.
+    pub fn from_pits(pits: &[u8]) -> Board {
+        debug_assert!(pits.len() <= 16);
+        let mut v = 0u128;
+        for (i, &p) in pits.iter().enumerate() {
+            v |= (p as u128) << (8 * i);
+        }
+        Board(v)
+    }
+
+    /// The counts of the first `n` pits.
+    pub fn pits(self, n: usize) -> Vec<u8> {
+        (0..n).map(|i| self.get(i)).collect()
+    }
+
+    #[inline(always)]
+    pub fn get(self, i: usize) -> u8 {
+        (self.0 >> (8 * i)) as u8
+    }
+
+    #[inline(always)]
+    pub fn set(&mut self, i: usize, v: u8) {
+        self.0 = (self.0 & !(0xffu128 << (8 * i))) | ((v as u128) << (8 * i));
+    }
+
+    /// The side to move's `m` pits as a word (byte `i` = pit `i`).
+    #[inline(always)]
+    pub fn own(self, m: usize) -> u64 {
+        (self.0 & low_bytes(m)) as u64
+    }
+
+    /// The opponent's `m` pits as a word (byte `i` = opponent pit `m + i`).
+    #[inline(always)]
+    pub fn opp(self, m: usize) -> u64 {
+        ((self.0 >> (8 * m)) & low_bytes(m)) as u64
+    }
+
+    /// The same position seen by the other side: the two rows swap.
+    #[inline(always)]
+    pub fn flip(self, m: usize) -> Board {
+        let low = self.0 & low_bytes(m);
+        let high = self.0 >> (8 * m);
+        Board(high | (low << (8 * m)))
+    }
+
+    /// Seeds in all pits.
+    #[inline(always)]
+    pub fn total(self) -> u32 {
+        byte_sum(self.0 as u64) + byte_sum((self.0 >> 64) as u64)
+    }
+}
+
+/// Sum of the 8 bytes of a word, each at most 255.
+#[inline(always)]
+pub fn byte_sum(x: u64) -> u32 {
+    let pairs = (x & 0x00ff_00ff_00ff_00ff) + ((x >> 8) & 0x00ff_00ff_00ff_00ff);
+    (pairs.wrapping_mul(0x0001_0001_0001_0001) >> 48) as u32
+}
+
+impl std::fmt::Debug for Board {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let pits: Vec<u8> = (0..16).map(|i| self.get(i)).collect();
+        write!(f, "Board({pits:?})")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flip_swaps_rows() {
+        let b = Board::from_pits(&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+        assert_eq!(
+            b.flip(6).pits(12),
+            vec![7, 8, 9, 10, 11, 12, 1, 2, 3, 4, 5, 6]
+        );
+        assert_eq!(b.flip(6).flip(6), b);
+        let full: Vec<u8> = (1..=16).collect();
+        let b = Board::from_pits(&full);
+        assert_eq!(b.flip(8).get(0), 9);
+        assert_eq!(b.flip(8).get(15), 8);
+    }
+
+    #[test]
+    fn sums_and_sides() {
+        let b = Board::from_pits(&[128, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 255]);
+        assert_eq!(b.total(), 383);
+        let b = Board::from_pits(&[1, 2, 3, 4, 5, 6]);
+        assert_eq!(byte_sum(b.own(3)), 6);
+        assert_eq!(byte_sum(b.opp(3)), 15);
+        assert_eq!(ones(3), 0x010101);
+        assert_eq!(ones(16), u128::MAX / 0xff);
+    }
+}

@@ -1,0 +1,207 @@
+//! A game played move by move: stores, absolute sides, repetitions and the end-of-game sweeps.
+//!
+//! Tables never look at any of this (a position's value does not depend on the stores or the
+//! history), so it lives apart from the packed hot path in [`crate::Rules`].
+
+use crate::{Board, Next, Node, PlayEnd, Rules, RulesError};
+use std::collections::HashMap;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    South,
+    North,
+}
+
+impl Side {
+    pub fn other(self) -> Side {
+        match self {
+            Side::South => Side::North,
+            Side::North => Side::South,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::South => "south",
+            Side::North => "north",
+        }
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndReason {
+    /// No legal move (or a row ran empty): the remaining seeds were swept.
+    NoMoves,
+    /// A move ended the game (Kalah's empty row, a grand slam that ends it).
+    MoveEnded,
+    /// A position occurred too often (3rd time in awari, 2nd in oware/wari).
+    Repetition,
+    /// A player captured more than half the seeds, or both exactly half (oware/wari).
+    Majority,
+}
+
+/// A game in progress.
+#[derive(Clone, Debug)]
+pub struct Game {
+    rules: Rules,
+    /// Pits in the mover-relative layout of `to_move`.
+    board: Board,
+    to_move: Side,
+    /// Seeds banked by South and North.
+    stores: [u32; 2],
+    total: u32,
+    end: Option<EndReason>,
+    seen: HashMap<(Board, [u32; 2], Side), u32>,
+}
+
+impl Game {
+    /// A game from the start position, South to move.
+    pub fn new(rules: Rules) -> Game {
+        let b = rules.start();
+        Game::from_position(rules, b, Side::South)
+    }
+
+    /// A game from `board` (mover-relative) with `to_move` to move and empty stores.
+    pub fn from_position(rules: Rules, board: Board, to_move: Side) -> Game {
+        let total = board.total();
+        let mut g = Game {
+            rules,
+            board,
+            to_move,
+            stores: [0, 0],
+            total,
+            end: None,
+            seen: HashMap::new(),
+        };
+        g.settle();
+        g
+    }
+
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The pits in the side to move's layout.
+    pub fn board(&self) -> Board {
+        self.board
+    }
+
+    pub fn to_move(&self) -> Side {
+        self.to_move
+    }
+
+    /// Seeds banked by `[south, north]`.
+    pub fn stores(&self) -> [u32; 2] {
+        self.stores
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.end.is_some()
+    }
+
+    pub fn end_reason(&self) -> Option<EndReason> {
+        self.end
+    }
+
+    /// South's pits in sowing order, then North's.
+    pub fn absolute_pits(&self) -> Vec<u8> {
+        let m = self.rules.pits();
+        let b = match self.to_move {
+            Side::South => self.board,
+            Side::North => self.board.flip(m),
+        };
+        b.pits(2 * m)
+    }
+
+    /// The legal moves (mover's pit indices), empty once the game is over.
+    pub fn legal(&self) -> Vec<usize> {
+        if self.is_over() {
+            return Vec::new();
+        }
+        match self.rules.node(self.board) {
+            Node::Terminal { .. } => Vec::new(),
+            Node::Moves(k) => k.iter().map(|c| c.pit as usize).collect(),
+        }
+    }
+
+    /// Plays the mover's pit `pit`.
+    pub fn play(&mut self, pit: usize) -> Result<(), RulesError> {
+        if self.is_over() {
+            return Err(RulesError::GameOver(pit));
+        }
+        let kids = match self.rules.node(self.board) {
+            Node::Moves(k) => k,
+            Node::Terminal { .. } => return Err(RulesError::GameOver(pit)),
+        };
+        let Some(c) = kids.iter().find(|c| c.pit as usize == pit).copied() else {
+            let legal: Vec<String> = kids.iter().map(|c| c.pit.to_string()).collect();
+            return Err(RulesError::IllegalMove {
+                pit,
+                legal: legal.join(", "),
+            });
+        };
+        let me = self.to_move.index();
+        self.stores[me] += c.gain as u32;
+        self.stores[1 - me] += c.opp_gain as u32;
+        self.board = c.board;
+        match c.next {
+            Next::Over => {
+                self.end = Some(EndReason::MoveEnded);
+                return Ok(());
+            }
+            Next::Opponent => self.to_move = self.to_move.other(),
+            Next::Mover => {}
+        }
+        self.settle();
+        Ok(())
+    }
+
+    /// Applies the end rules that hold in the current position.
+    fn settle(&mut self) {
+        let half = self.total;
+        if self.rules.variant().play_end() == PlayEnd::Majority
+            && (2 * self.stores[0] > half
+                || 2 * self.stores[1] > half
+                || (2 * self.stores[0] == half && 2 * self.stores[1] == half))
+        {
+            self.sweep_rows(EndReason::Majority);
+            return;
+        }
+        let limit = match self.rules.variant().play_end() {
+            PlayEnd::Exhaust => 3,
+            PlayEnd::Majority => 2,
+            PlayEnd::EmptyRow => u32::MAX,
+        };
+        let seen = self
+            .seen
+            .entry((self.board, self.stores, self.to_move))
+            .or_insert(0);
+        *seen += 1;
+        if *seen >= limit {
+            self.sweep_rows(EndReason::Repetition);
+            return;
+        }
+        if let Node::Terminal { mover, opp } = self.rules.node(self.board) {
+            let me = self.to_move.index();
+            self.stores[me] += mover as u32;
+            self.stores[1 - me] += opp as u32;
+            self.board = Board::EMPTY;
+            self.end = Some(EndReason::NoMoves);
+        }
+    }
+
+    /// Each side takes the seeds on its own row; the game ends.
+    fn sweep_rows(&mut self, why: EndReason) {
+        let m = self.rules.pits();
+        let me = self.to_move.index();
+        self.stores[me] += crate::byte_sum(self.board.own(m));
+        self.stores[1 - me] += crate::byte_sum(self.board.opp(m));
+        self.board = Board::EMPTY;
+        self.end = Some(why);
+    }
+}

@@ -1,0 +1,100 @@
+//! Parsing the position strings and move lists users type.
+
+use crate::{Board, Rules, RulesError};
+
+/// Parses `2m` pit counts in mover-relative order, separated by spaces or commas.
+/// The total may not exceed the seeds of the game.
+pub fn parse_position(rules: &Rules, text: &str) -> Result<Board, RulesError> {
+    let m = rules.pits();
+    let tokens: Vec<&str> = text
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+        .collect();
+    if tokens.len() != 2 * m {
+        return Err(RulesError::BadPosition(format!(
+            "expected {} pit counts ({} per side, mover's pits first), got {}",
+            2 * m,
+            m,
+            tokens.len()
+        )));
+    }
+    let mut pits = Vec::with_capacity(2 * m);
+    for t in tokens {
+        let n: i64 = t.parse().map_err(|_| {
+            RulesError::BadPosition(format!("'{t}' is not a whole number of seeds"))
+        })?;
+        if n < 0 {
+            return Err(RulesError::BadPosition(format!(
+                "a pit cannot hold a negative count ({n})"
+            )));
+        }
+        if n > rules.max_seeds() as i64 {
+            return Err(RulesError::BadPosition(format!(
+                "a pit cannot hold {n} seeds: this game has {} in all",
+                rules.max_seeds()
+            )));
+        }
+        pits.push(n as u8);
+    }
+    let total: u32 = pits.iter().map(|&p| p as u32).sum();
+    if total > rules.max_seeds() as u32 {
+        return Err(RulesError::BadPosition(format!(
+            "{total} seeds in the pits, but this game has only {} (raise --seeds or --pits)",
+            rules.max_seeds()
+        )));
+    }
+    Ok(Board::from_pits(&pits))
+}
+
+/// Parses a move list like `0,3,5` or `a d f`: the mover's pit indices `0..m`.
+pub fn parse_moves(m: usize, text: &str) -> Result<Vec<usize>, RulesError> {
+    text.split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+        .map(|t| parse_move(m, t))
+        .collect()
+}
+
+fn parse_move(m: usize, t: &str) -> Result<usize, RulesError> {
+    let bad = || RulesError::BadMove(t.to_string(), m - 1);
+    let pit = if let Ok(n) = t.parse::<i64>() {
+        if n < 0 {
+            return Err(bad());
+        }
+        n as usize
+    } else {
+        let mut chars = t.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) if c.is_ascii_lowercase() => (c as u8 - b'a') as usize,
+            _ => return Err(bad()),
+        }
+    };
+    if pit >= m {
+        return Err(bad());
+    }
+    Ok(pit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Preset, Variant};
+
+    #[test]
+    fn positions_and_moves() {
+        let r = Rules::new(Variant::preset(Preset::Awari));
+        let b = parse_position(&r, "1 1 1 1 1 2 4 2 3 0 0 0").unwrap();
+        assert_eq!(b.pits(12), vec![1, 1, 1, 1, 1, 2, 4, 2, 3, 0, 0, 0]);
+        assert!(parse_position(&r, "1 2 3").is_err());
+        assert!(parse_position(&r, "1 1 1 1 1 2 4 2 3 0 0 -1").is_err());
+        assert!(parse_position(&r, "1 1 1 1 1 2 4 2 3 0 0 x").is_err());
+        assert!(parse_position(&r, "49 0 0 0 0 0 0 0 0 0 0 0").is_err());
+        assert!(parse_position(&r, "40 9 0 0 0 0 0 0 0 0 0 0").is_err());
+        assert!(parse_position(&r, "99999999999999999999 0 0 0 0 0 0 0 0 0 0 0").is_err());
+        assert_eq!(parse_moves(6, "0,3, 5").unwrap(), vec![0, 3, 5]);
+        assert_eq!(parse_moves(6, "a d f").unwrap(), vec![0, 3, 5]);
+        assert!(parse_moves(6, "6").is_err());
+        assert!(parse_moves(6, "g").is_err());
+        assert!(parse_moves(6, "-1").is_err());
+        assert!(parse_moves(6, "é").is_err());
+    }
+}

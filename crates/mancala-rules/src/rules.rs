@@ -1,0 +1,533 @@
+//! The compiled rules: move generation, sowing and capturing on a packed [`Board`].
+//!
+//! Every sowing of `k` seeds from pit `o` is precomputed as one `u128` to add, the pit the last
+//! seed lands in and the seeds it puts in the store. A move is then a subtract, an add and a
+//! capture check, with no loop over seeds. Values follow RULES.md: the net future gain of the
+//! side to move, independent of the stores.
+
+use crate::board::{byte_sum, Board};
+use crate::variant::{CaptureScope, Family, GrandSlam, Starving, Variant};
+
+/// The last seed of a sowing went into the mover's store (Kalah type).
+pub const STORE: u8 = 0xff;
+
+/// Who moves after a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Next {
+    /// The turn passes; the child is in the opponent's layout (rows swapped).
+    Opponent,
+    /// The mover moves again (Kalah's store, GS6); the child keeps the mover's layout.
+    Mover,
+    /// The game is over; every seed left was banked and the child board is empty.
+    Over,
+}
+
+/// The result of one legal move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Child {
+    /// The mover's pit index, `0..m`.
+    pub pit: u8,
+    /// The position after the move, in the layout of whoever moves next.
+    pub board: Board,
+    /// Seeds the mover banks with this move.
+    pub gain: u8,
+    /// Seeds the opponent banks with this move (end-of-game sweeps only).
+    pub opp_gain: u8,
+    pub next: Next,
+}
+
+impl Child {
+    /// The move's value for the mover, given the value of the child position for whoever
+    /// moves there (ignored when the game is over).
+    #[inline(always)]
+    pub fn value(&self, child_value: i32) -> i32 {
+        let g = self.gain as i32 - self.opp_gain as i32;
+        match self.next {
+            Next::Opponent => g - child_value,
+            Next::Mover => g + child_value,
+            Next::Over => g,
+        }
+    }
+
+    /// Does this move leave the opponent without seeds?
+    fn starves(&self, m: usize) -> bool {
+        match self.next {
+            Next::Opponent => self.board.own(m) == 0,
+            Next::Mover => self.board.opp(m) == 0,
+            Next::Over => true,
+        }
+    }
+}
+
+/// The legal moves of a position, in increasing pit order (at most 8).
+#[derive(Clone, Copy, Debug)]
+pub struct Children {
+    items: [Child; 8],
+    len: u8,
+}
+
+impl Children {
+    const EMPTY_CHILD: Child = Child {
+        pit: 0,
+        board: Board::EMPTY,
+        gain: 0,
+        opp_gain: 0,
+        next: Next::Over,
+    };
+
+    fn new() -> Self {
+        Children {
+            items: [Self::EMPTY_CHILD; 8],
+            len: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn push(&mut self, c: Child) {
+        self.items[self.len as usize] = c;
+        self.len += 1;
+    }
+
+    pub fn as_slice(&self) -> &[Child] {
+        &self.items[..self.len as usize]
+    }
+
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn iter(&self) -> std::slice::Iter<'_, Child> {
+        self.as_slice().iter()
+    }
+
+    /// Bit `i` is set when pit `i` is a legal move.
+    pub fn mask(&self) -> u8 {
+        self.iter().fold(0, |m, c| m | 1 << c.pit)
+    }
+
+    fn retain(&mut self, keep: impl Fn(&Child) -> bool) {
+        let mut n = 0;
+        for i in 0..self.len as usize {
+            if keep(&self.items[i]) {
+                self.items[n] = self.items[i];
+                n += 1;
+            }
+        }
+        self.len = n as u8;
+    }
+}
+
+impl<'a> IntoIterator for &'a Children {
+    type Item = &'a Child;
+    type IntoIter = std::slice::Iter<'a, Child>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+/// A position is either over before any move, or has legal moves.
+#[derive(Clone, Copy, Debug)]
+pub enum Node {
+    /// No move can be made; each side takes the given seeds from the pits.
+    Terminal {
+        mover: u8,
+        opp: u8,
+    },
+    Moves(Children),
+}
+
+impl Node {
+    /// The value of a terminal position (mover's seeds minus the opponent's).
+    pub fn terminal_value(&self) -> Option<i32> {
+        match *self {
+            Node::Terminal { mover, opp } => Some(mover as i32 - opp as i32),
+            Node::Moves(_) => None,
+        }
+    }
+}
+
+/// One precomputed sowing: what `k` seeds from pit `o` add to the board.
+#[derive(Clone, Copy, Debug, Default)]
+struct Sowing {
+    add: u128,
+    last: u8,
+    stored: u8,
+}
+
+/// Rules compiled for fast play on packed boards.
+#[derive(Clone, Debug)]
+pub struct Rules {
+    variant: Variant,
+    m: usize,
+    max_seeds: usize,
+    /// `sowings[o * (max_seeds + 1) + k]`.
+    sowings: Vec<Sowing>,
+    /// The sowing path from each origin, one full cycle (pits, or [`STORE`]).
+    paths: Vec<Vec<u8>>,
+}
+
+impl Rules {
+    pub fn new(variant: Variant) -> Rules {
+        let m = variant.pits as usize;
+        let max_seeds = variant.total_seeds() as usize;
+        let paths: Vec<Vec<u8>> = (0..m)
+            .map(|o| sowing_path(variant.family(), m, o))
+            .collect();
+        let mut sowings = vec![Sowing::default(); m * (max_seeds + 1)];
+        for (o, path) in paths.iter().enumerate() {
+            let mut s = Sowing::default();
+            for k in 1..=max_seeds {
+                let pos = path[(k - 1) % path.len()];
+                if pos == STORE {
+                    s.stored += 1;
+                } else {
+                    s.add += 1u128 << (8 * pos as usize);
+                }
+                s.last = pos;
+                sowings[o * (max_seeds + 1) + k] = s;
+            }
+        }
+        Rules {
+            variant,
+            m,
+            max_seeds,
+            sowings,
+            paths,
+        }
+    }
+
+    pub fn variant(&self) -> &Variant {
+        &self.variant
+    }
+
+    /// Pits per side.
+    pub fn pits(&self) -> usize {
+        self.m
+    }
+
+    /// Seeds in the game at the start: the largest tier.
+    pub fn max_seeds(&self) -> usize {
+        self.max_seeds
+    }
+
+    /// The start position (South to move).
+    pub fn start(&self) -> Board {
+        Board::from_pits(&vec![self.variant.seeds; 2 * self.m])
+    }
+
+    /// The pits one seed after another visits when sown from `origin`: one full cycle.
+    pub fn path(&self, origin: usize) -> &[u8] {
+        &self.paths[origin]
+    }
+
+    /// The position's legal moves with their results, or how the game ends here.
+    #[inline]
+    pub fn node(&self, b: Board) -> Node {
+        match self.variant.family() {
+            Family::Awari => self.awari_node(b),
+            Family::Kalah => self.kalah_node(b),
+        }
+    }
+
+    /// Sows the seeds of own pit `o` (which must be non-empty); returns the new board and the
+    /// pit (or [`STORE`]) the last seed landed in, plus seeds stored.
+    #[inline(always)]
+    fn sow(&self, b: Board, o: usize) -> (Board, u8, u8) {
+        let k = b.get(o) as usize;
+        let s = self.sowings[o * (self.max_seeds + 1) + k];
+        let v = b.0 - ((k as u128) << (8 * o)) + s.add;
+        (Board(v), s.last, s.stored)
+    }
+
+    fn awari_node(&self, b: Board) -> Node {
+        let m = self.m;
+        let own = b.own(m);
+        if own == 0 {
+            return Node::Terminal {
+                mover: 0,
+                opp: b.total() as u8,
+            };
+        }
+        let opp_empty = b.opp(m) == 0;
+        let mut kids = Children::new();
+        for o in 0..m {
+            if (own >> (8 * o)) & 0xff != 0 {
+                if let Some(c) = self.awari_move(b, o) {
+                    kids.push(c);
+                }
+            }
+        }
+        match self.variant.starving {
+            Starving::IllegalUnlessForced => {
+                if kids.iter().any(|c| !c.starves(m)) {
+                    kids.retain(|c| !c.starves(m));
+                }
+            }
+            Starving::MustFeed => {
+                if opp_empty {
+                    kids.retain(|c| !c.starves(m));
+                }
+                if kids.is_empty() {
+                    return Node::Terminal {
+                        mover: b.total() as u8,
+                        opp: 0,
+                    };
+                }
+            }
+        }
+        Node::Moves(kids)
+    }
+
+    /// One Awari-type move, or `None` if it is a forbidden grand slam (GS1).
+    #[inline(always)]
+    fn awari_move(&self, b: Board, o: usize) -> Option<Child> {
+        let m = self.m;
+        let (mut nb, last, _) = self.sow(b, o);
+        let last = last as usize;
+        let mut child = Child {
+            pit: o as u8,
+            board: nb,
+            gain: 0,
+            opp_gain: 0,
+            next: Next::Opponent,
+        };
+        let lv = nb.get(last);
+        if last >= m && (lv == 2 || lv == 3) {
+            let (mut mask, mut cap) = self.capture_set(nb, last);
+            let grand_slam = byte_sum(nb.opp(m)) == cap;
+            if grand_slam {
+                match self.variant.grand_slam {
+                    GrandSlam::Capture => {}
+                    GrandSlam::Forbidden => return None,
+                    GrandSlam::NoCapture => mask = 0,
+                    GrandSlam::TakeAll => {
+                        child.gain = nb.total() as u8;
+                        child.board = Board::EMPTY;
+                        child.next = Next::Over;
+                        return Some(child);
+                    }
+                    GrandSlam::VictimTakesRest => {
+                        child.gain = cap as u8;
+                        child.opp_gain = (nb.total() - cap) as u8;
+                        child.board = Board::EMPTY;
+                        child.next = Next::Over;
+                        return Some(child);
+                    }
+                    GrandSlam::SpareLast | GrandSlam::SpareFirst => {
+                        let spared = if self.variant.grand_slam == GrandSlam::SpareLast {
+                            2 * m - 1
+                        } else {
+                            m
+                        };
+                        mask &= !(0xffu128 << (8 * spared));
+                    }
+                    GrandSlam::ExtraMove => child.next = Next::Mover,
+                }
+                cap = Board(nb.0 & mask).total();
+            }
+            nb.0 &= !mask;
+            child.gain = cap as u8;
+        }
+        child.board = if child.next == Next::Opponent {
+            nb.flip(m)
+        } else {
+            nb
+        };
+        Some(child)
+    }
+
+    /// The pits (as a byte mask) and seeds a capture ending in opponent pit `last` takes.
+    #[inline(always)]
+    fn capture_set(&self, nb: Board, last: usize) -> (u128, u32) {
+        let m = self.m;
+        let mut mask = 0u128;
+        let mut cap = 0u32;
+        match self.variant.capture_scope {
+            CaptureScope::Contiguous => {
+                let mut i = last;
+                loop {
+                    let v = nb.get(i);
+                    if v != 2 && v != 3 {
+                        break;
+                    }
+                    mask |= 0xffu128 << (8 * i);
+                    cap += v as u32;
+                    if i == m {
+                        break;
+                    }
+                    i -= 1;
+                }
+            }
+            CaptureScope::AllOpponentPits => {
+                for i in m..2 * m {
+                    let v = nb.get(i);
+                    if v == 2 || v == 3 {
+                        mask |= 0xffu128 << (8 * i);
+                        cap += v as u32;
+                    }
+                }
+            }
+        }
+        (mask, cap)
+    }
+
+    fn kalah_node(&self, b: Board) -> Node {
+        let m = self.m;
+        let own = b.own(m);
+        let opp = b.opp(m);
+        if own == 0 || opp == 0 {
+            return Node::Terminal {
+                mover: byte_sum(own) as u8,
+                opp: byte_sum(opp) as u8,
+            };
+        }
+        let mut kids = Children::new();
+        for o in 0..m {
+            if (own >> (8 * o)) & 0xff != 0 {
+                kids.push(self.kalah_move(b, o));
+            }
+        }
+        Node::Moves(kids)
+    }
+
+    #[inline(always)]
+    fn kalah_move(&self, b: Board, o: usize) -> Child {
+        let m = self.m;
+        let (mut nb, last, stored) = self.sow(b, o);
+        let mut gain = stored as u32;
+        let mut next = Next::Opponent;
+        if last == STORE {
+            next = Next::Mover;
+        } else {
+            let last = last as usize;
+            if last < m && nb.get(last) == 1 {
+                let across = 2 * m - 1 - last;
+                let a = nb.get(across);
+                if a > 0 {
+                    gain += 1 + a as u32;
+                    nb.set(last, 0);
+                    nb.set(across, 0);
+                } else if self.variant.empty_capture {
+                    gain += 1;
+                    nb.set(last, 0);
+                }
+            }
+        }
+        let own = nb.own(m);
+        let opp = nb.opp(m);
+        if own == 0 || opp == 0 {
+            return Child {
+                pit: o as u8,
+                board: Board::EMPTY,
+                gain: (gain + byte_sum(own)) as u8,
+                opp_gain: byte_sum(opp) as u8,
+                next: Next::Over,
+            };
+        }
+        Child {
+            pit: o as u8,
+            board: if next == Next::Opponent {
+                nb.flip(m)
+            } else {
+                nb
+            },
+            gain: gain as u8,
+            opp_gain: 0,
+            next,
+        }
+    }
+
+    /// The in-tier predecessors of `p`: every position `q` (in its own mover's layout) with a
+    /// legal move that captures and stores nothing and passes the turn into exactly `p`.
+    /// Positions outside the tier index are included; the caller filters them.
+    pub fn predecessors(&self, p: Board, out: &mut Vec<Board>) {
+        out.clear();
+        let m = self.m;
+        // The board right after the move, before the turn passed: the previous mover's layout.
+        let after = p.flip(m);
+        for o in 0..m {
+            if after.get(o) != 0 {
+                continue;
+            }
+            let path = &self.paths[o];
+            let mut need = [0u8; 16];
+            for k in 1..=self.max_seeds {
+                let pos = path[(k - 1) % path.len()];
+                if pos == STORE {
+                    break;
+                }
+                let pos = pos as usize;
+                need[pos] += 1;
+                if need[pos] > after.get(pos) {
+                    break;
+                }
+                let mut q = after;
+                for (i, &n) in need.iter().enumerate().take(2 * m) {
+                    if n != 0 {
+                        q.set(i, q.get(i) - n);
+                    }
+                }
+                // The origin was empty after the move (`need[o]` is 0 on any path that did not
+                // break), so it held exactly the `k` seeds sown.
+                q.set(o, k as u8);
+                if self.reaches_quietly(q, o, p) {
+                    out.push(q);
+                }
+            }
+        }
+    }
+
+    /// Is pit `o` a legal move of `q` that banks nothing and passes the turn into `p`?
+    fn reaches_quietly(&self, q: Board, o: usize, p: Board) -> bool {
+        match self.node(q) {
+            Node::Terminal { .. } => false,
+            Node::Moves(kids) => kids.iter().any(|c| {
+                c.pit as usize == o
+                    && c.next == Next::Opponent
+                    && c.gain == 0
+                    && c.opp_gain == 0
+                    && c.board == p
+            }),
+        }
+    }
+}
+
+/// The cycle of pits a sowing from `origin` visits.
+fn sowing_path(family: Family, m: usize, origin: usize) -> Vec<u8> {
+    match family {
+        // All pits but the origin, which is skipped on laps.
+        Family::Awari => (1..2 * m).map(|d| ((origin + d) % (2 * m)) as u8).collect(),
+        // Own pits after the origin, the own store, the opponent's pits, own pits up to the
+        // origin (no skip).
+        Family::Kalah => {
+            let mut p: Vec<u8> = (origin + 1..m).map(|i| i as u8).collect();
+            p.push(STORE);
+            p.extend((m..2 * m).map(|i| i as u8));
+            p.extend((0..=origin).map(|i| i as u8));
+            p
+        }
+    }
+}
+
+impl Rules {
+    /// Move sequences of exactly `depth` plies from `b` (each move is a ply, extra moves too).
+    /// A move that ends the game counts only as the last ply; a finished position counts 0.
+    pub fn perft(&self, b: Board, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        match self.node(b) {
+            Node::Terminal { .. } => 0,
+            Node::Moves(kids) if depth == 1 => kids.len() as u64,
+            Node::Moves(kids) => kids
+                .iter()
+                .filter(|c| c.next != Next::Over)
+                .map(|c| self.perft(c.board, depth - 1))
+                .sum(),
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! The searcher (built in the searcher issue).

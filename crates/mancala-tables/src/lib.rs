@@ -1,0 +1,1 @@
+//! Endgame tables (built in the tables issue).
