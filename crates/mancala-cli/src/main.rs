@@ -1,1 +1,86 @@
-fn main() {}
+//! `mancala`: play, index, build and query the sowing games.
+
+mod args;
+mod draw;
+mod play;
+mod tables;
+mod tiers;
+mod variants;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "mancala",
+    version,
+    about = "Exact rules, endgame tables and perfect play for Awari, Oware, Wari, Kalah and Mancala",
+    long_about = "Exact rules, endgame tables and perfect play for the sowing games.\n\n\
+Positions are written as the 2m pit counts in mover-relative order: the side to move's pits \
+from its left to its right, then the opponent's pits in its sowing order, e.g. \
+\"1 1 1 1 1 2 4 2 3 0 0 0\". Moves are the mover's pit indices 0..m-1 (or letters a..).\n\n\
+Start with `mancala variants`, then `mancala play awari --moves 2,3`.",
+    after_help = "Examples:\n  mancala variants\n  mancala play awari --moves 0,3,5\n  \
+mancala play kalah --seeds 4 --position \"4 4 4 4 4 4 4 4 4 4 4 4\" --json\n  \
+mancala tiers awari"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// List the presets, their defaults and options
+    Variants(variants::VariantsCmd),
+    /// Show a position after some moves, or play a game from the start
+    Play(play::PlayCmd),
+    /// Count the indexed positions of every tier (seeds in the pits)
+    Tiers(tiers::TiersCmd),
+    /// Build endgame tables for every tier up to --max-seeds (resumes where it stopped)
+    Build(tables::BuildCmd),
+    /// The value of a position and of each move, from the tables
+    Query(tables::QueryCmd),
+    /// Check every table file's header and checksum and recompute every position
+    Verify(tables::VerifyCmd),
+    /// List the built tables: tiers, sizes, compression, win/draw/lose counts
+    Info(tables::InfoCmd),
+    /// Compress built tables in place (or --unpack them)
+    Pack(tables::PackCmd),
+}
+
+fn main() {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind::*;
+            if matches!(
+                e.kind(),
+                DisplayHelp | DisplayVersion | DisplayHelpOnMissingArgumentOrSubcommand
+            ) {
+                e.exit();
+            }
+            // One line: clap's first line names the problem; the rest is usage noise.
+            let text = e.render().to_string();
+            let first = text
+                .lines()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("error");
+            eprintln!("{first} (see `mancala --help`)");
+            std::process::exit(2);
+        }
+    };
+    let result = match cli.command {
+        Command::Variants(c) => c.run(),
+        Command::Play(c) => c.run(),
+        Command::Tiers(c) => c.run(),
+        Command::Build(c) => c.run(),
+        Command::Query(c) => c.run(),
+        Command::Verify(c) => c.run(),
+        Command::Info(c) => c.run(),
+        Command::Pack(c) => c.run(),
+    };
+    if let Err(e) = result {
+        eprintln!("error: {e:#}");
+        std::process::exit(1);
+    }
+}

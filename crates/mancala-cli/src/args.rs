@@ -1,0 +1,58 @@
+//! Arguments every command that names a variant shares.
+
+use anyhow::{bail, Result};
+use clap::Args;
+use mancala_rules::{GrandSlam, Options, Preset, Rules, Variant};
+
+#[derive(Args, Debug, Clone)]
+pub struct VariantArgs {
+    /// The preset: awari, oware, wari, kalah or mancala (`mancala variants` lists them)
+    pub variant: String,
+
+    /// Pits per side (awari type 1..8, kalah type 1..6; default 6)
+    #[arg(long, allow_negative_numbers = true, value_name = "N")]
+    pub pits: Option<i64>,
+
+    /// Seeds per pit at the start (default 4; kalah 6)
+    #[arg(long, allow_negative_numbers = true, value_name = "N")]
+    pub seeds: Option<i64>,
+
+    /// Kalah type: a last seed in an empty own pit is stored even if the opposite pit is empty
+    #[arg(long)]
+    pub empty_capture: bool,
+
+    /// Wari: grand-slam treatment, gs1..gs6 or its name: forbidden, no-capture (default),
+    /// take-all, victim-takes-rest, spare-last, spare-first, extra-move
+    #[arg(long, value_name = "TREATMENT")]
+    pub grand_slam: Option<String>,
+}
+
+impl VariantArgs {
+    pub fn variant(&self) -> Result<Variant> {
+        let preset: Preset = self.variant.parse()?;
+        let count = |name: &str, v: Option<i64>| -> Result<Option<u32>> {
+            match v {
+                None => Ok(None),
+                Some(n) if (1..=1000).contains(&n) => Ok(Some(n as u32)),
+                Some(n) => bail!("--{name} must be a small positive number, not {n}"),
+            }
+        };
+        let grand_slam = match &self.grand_slam {
+            None => None,
+            Some(s) => Some(s.parse::<GrandSlam>()?),
+        };
+        Ok(Variant::new(
+            preset,
+            Options {
+                pits: count("pits", self.pits)?,
+                seeds: count("seeds", self.seeds)?,
+                empty_capture: self.empty_capture,
+                grand_slam,
+            },
+        )?)
+    }
+
+    pub fn rules(&self) -> Result<Rules> {
+        Ok(Rules::new(self.variant()?))
+    }
+}

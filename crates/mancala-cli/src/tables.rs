@@ -1,0 +1,491 @@
+//! `mancala build`, `query`, `verify`, `info` and `pack`: the endgame tables.
+
+use crate::args::VariantArgs;
+use crate::tiers::group;
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use mancala_rules::{parse_position, Board, Next, Node};
+use mancala_tables::{
+    build, format, pack, tier_path, verify, BuildObserver, BuildOptions, Table, TableError, Tables,
+    TierReport,
+};
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// Where tables live unless `--dir` says otherwise.
+pub const DEFAULT_DIR: &str = "databases";
+
+#[derive(Args, Debug)]
+pub struct BuildCmd {
+    #[command(flatten)]
+    variant: VariantArgs,
+
+    /// Build every tier 0..=N (seeds in the pits)
+    #[arg(long, value_name = "N", default_value_t = 16)]
+    max_seeds: usize,
+
+    /// Table folder; each rule set gets its own subfolder
+    #[arg(long, value_name = "D", default_value = DEFAULT_DIR)]
+    dir: PathBuf,
+
+    /// Worker threads (default: one per core)
+    #[arg(long, value_name = "T")]
+    threads: Option<usize>,
+
+    /// Write zstd block-compressed tables (about 3x smaller; probes decompress one block)
+    #[arg(long)]
+    compress: bool,
+
+    /// Print one JSON object per tier on stdout instead of summary lines
+    #[arg(long)]
+    json: bool,
+
+    /// No progress bars
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+/// Progress bars on stderr and a line (or JSON object) per tier on stdout.
+struct Display {
+    json: bool,
+    quiet: bool,
+    bar: Mutex<Option<ProgressBar>>,
+}
+
+impl BuildObserver for Display {
+    fn tier_started(&self, seeds: usize, positions: u64, work: u64) {
+        if self.quiet || positions < 1_000_000 {
+            return;
+        }
+        let bar = ProgressBar::new(work);
+        bar.set_style(
+            ProgressStyle::with_template(
+                "tier {prefix:>3} [{bar:30}] {percent:>3}% {msg} elapsed {elapsed_precise} ETA {eta}",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
+        );
+        bar.set_prefix(seeds.to_string());
+        bar.set_message(format!("{} positions", group(positions as u128)));
+        *self.bar.lock().unwrap() = Some(bar);
+    }
+
+    fn progress(&self, units: u64) {
+        if let Some(b) = self.bar.lock().unwrap().as_ref() {
+            b.inc(units);
+        }
+    }
+
+    fn replacing(&self, err: &TableError) {
+        eprintln!("rebuilding: {err}");
+    }
+
+    fn tier_finished(&self, r: &TierReport) {
+        if let Some(b) = self.bar.lock().unwrap().take() {
+            b.finish_and_clear();
+        }
+        let rate = if r.seconds > 0.0 {
+            r.positions as f64 / r.seconds
+        } else {
+            0.0
+        };
+        if self.json {
+            let v = json!({
+                "seeds": r.seeds,
+                "positions": r.positions,
+                "seconds": (r.seconds * 1000.0).round() / 1000.0,
+                "bytes": r.bytes,
+                "peak_rss_mb": r.peak_rss_mb,
+                "positions_per_second": rate.round(),
+                "reused": r.reused,
+            });
+            println!("{v}");
+        } else if r.reused {
+            println!(
+                "tier {:>3}: {:>15} positions, already built ({})",
+                r.seeds,
+                group(r.positions as u128),
+                r.path.display()
+            );
+        } else {
+            println!(
+                "tier {:>3}: {:>15} positions in {:>8.2} s ({:>6.2} M/s), {} bytes, peak RSS {} MB",
+                r.seeds,
+                group(r.positions as u128),
+                r.seconds,
+                rate / 1e6,
+                group(r.bytes as u128),
+                r.peak_rss_mb
+            );
+        }
+    }
+}
+
+pub fn set_threads(threads: Option<usize>) -> Result<()> {
+    if let Some(t) = threads {
+        if t == 0 {
+            bail!("--threads must be at least 1");
+        }
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(t)
+            .build_global()
+            .context("starting the thread pool")?;
+    }
+    Ok(())
+}
+
+impl BuildCmd {
+    pub fn run(&self) -> Result<()> {
+        let rules = self.variant.rules()?;
+        set_threads(self.threads)?;
+        let opts = BuildOptions {
+            dir: self.dir.clone(),
+            max_seeds: self.max_seeds,
+            compress: self.compress,
+        };
+        let display = Display {
+            json: self.json,
+            quiet: self.quiet || self.json,
+            bar: Mutex::new(None),
+        };
+        if !self.json {
+            println!(
+                "Building {} tiers 0..={} in {}",
+                rules.variant(),
+                self.max_seeds,
+                self.dir.join(rules.variant().key()).display()
+            );
+        }
+        let reports = build(&rules, &opts, &display)?;
+        if !self.json {
+            let built: Vec<&TierReport> = reports.iter().filter(|r| !r.reused).collect();
+            let secs: f64 = built.iter().map(|r| r.seconds).sum();
+            let pos: u64 = built.iter().map(|r| r.positions).sum();
+            let bytes: u64 = reports.iter().map(|r| r.bytes).sum();
+            println!(
+                "done: {} tiers built ({} positions in {:.2} s), {} reused; {} bytes on disk",
+                built.len(),
+                group(pos as u128),
+                secs,
+                reports.len() - built.len(),
+                group(bytes as u128)
+            );
+        }
+        Ok(())
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct QueryCmd {
+    #[command(flatten)]
+    variant: VariantArgs,
+
+    /// The position: 2m pit counts, side to move's pits first
+    position: String,
+
+    /// Table folder
+    #[arg(long, value_name = "D", default_value = DEFAULT_DIR)]
+    dir: PathBuf,
+
+    /// Print one JSON object: value, moves, best, seeds, source
+    #[arg(long)]
+    json: bool,
+}
+
+impl QueryCmd {
+    pub fn run(&self) -> Result<()> {
+        let rules = self.variant.rules()?;
+        let b = parse_position(&rules, &self.position)?;
+        let n = b.total() as usize;
+        let tables = Tables::open(&self.dir, &rules, n, true)?;
+        let (value, moves) = evaluate(&tables, b)?;
+        let best: Vec<usize> = moves
+            .iter()
+            .filter(|(_, v)| *v == value)
+            .map(|(p, _)| *p)
+            .collect();
+        if self.json {
+            let v = json!({
+                "value": value,
+                "moves": moves.iter().map(|(p, v)| json!({"pit": p, "value": v})).collect::<Vec<_>>(),
+                "best": best,
+                "seeds": n,
+                "source": "table",
+            });
+            println!("{v}");
+        } else {
+            println!("{}: {} seeds in the pits", rules.variant(), n);
+            println!(
+                "value {value:+} for the side to move (seeds it will gain beyond its opponent with perfect play)"
+            );
+            if moves.is_empty() {
+                println!("no legal moves: the game is over");
+            }
+            for (p, v) in &moves {
+                let mark = if *v == value { "  best" } else { "" };
+                println!("  move {p}: {v:+}{mark}");
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The value of `b` and of each legal move, from the tables.
+pub fn evaluate(tables: &Tables, b: Board) -> Result<(i32, Vec<(usize, i32)>)> {
+    let rules = tables.rules();
+    match rules.node(b) {
+        Node::Terminal { mover, opp } => Ok((mover as i32 - opp as i32, Vec::new())),
+        Node::Moves(kids) => {
+            let mut moves = Vec::new();
+            for c in &kids {
+                let v = match c.next {
+                    Next::Over => c.value(0),
+                    _ => {
+                        let child = tables.probe(c.board)?.with_context(|| {
+                            format!("the position after move {} is not in the index", c.pit)
+                        })?;
+                        c.value(child as i32)
+                    }
+                };
+                moves.push((c.pit as usize, v));
+            }
+            let best = moves.iter().map(|m| m.1).max().expect("a move exists");
+            if let Some(stored) = tables.probe(b)? {
+                if stored as i32 != best {
+                    bail!(
+                        "the table says {stored} but the moves give {best}: the tables are inconsistent; run `mancala verify`"
+                    );
+                }
+            }
+            Ok((best, moves))
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct VerifyCmd {
+    #[command(flatten)]
+    variant: VariantArgs,
+
+    /// Table folder
+    #[arg(long, value_name = "D", default_value = DEFAULT_DIR)]
+    dir: PathBuf,
+
+    /// Check tiers 0..=N (default: every tier present)
+    #[arg(long, value_name = "N")]
+    max_seeds: Option<usize>,
+
+    /// Worker threads (default: one per core)
+    #[arg(long, value_name = "T")]
+    threads: Option<usize>,
+}
+
+impl VerifyCmd {
+    pub fn run(&self) -> Result<()> {
+        let rules = self.variant.rules()?;
+        set_threads(self.threads)?;
+        let key = rules.variant().key();
+        let max = match self.max_seeds {
+            Some(n) => n.min(rules.max_seeds()),
+            None => (0..=rules.max_seeds().min(126))
+                .rev()
+                .find(|&n| tier_path(&self.dir, &key, n).exists())
+                .with_context(|| {
+                    format!(
+                        "no tables of {key} in {}; build them with `mancala build`",
+                        self.dir.display()
+                    )
+                })?,
+        };
+        let report = verify(&rules, &self.dir, max)?;
+        let total: u64 = report.tiers.iter().map(|t| t.1).sum();
+        if let Some(bad) = report.first_bad {
+            bail!(
+                "{}: tier {} rank {} position {:?} stores {} but its moves give {}",
+                bad.path.display(),
+                bad.tier,
+                bad.rank,
+                bad.position,
+                bad.stored,
+                if bad.recomputed == i32::MIN {
+                    "nothing (a lower tier is missing)".to_string()
+                } else {
+                    bad.recomputed.to_string()
+                }
+            );
+        }
+        println!(
+            "ok: {} tiers of {key}, {} positions, every header, checksum and value checked",
+            report.tiers.len(),
+            group(total as u128)
+        );
+        Ok(())
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct InfoCmd {
+    /// Table folder
+    #[arg(long, value_name = "D", default_value = DEFAULT_DIR)]
+    dir: PathBuf,
+
+    /// Print JSON
+    #[arg(long)]
+    json: bool,
+}
+
+impl InfoCmd {
+    pub fn run(&self) -> Result<()> {
+        let mut sets = Vec::new();
+        let entries = match std::fs::read_dir(&self.dir) {
+            Ok(e) => e,
+            Err(e) => bail!(
+                "cannot read {}: {e}; build tables with `mancala build`",
+                self.dir.display()
+            ),
+        };
+        let mut dirs: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok())
+            .map(|e| e.path())
+            .filter(|p| p.is_dir())
+            .collect();
+        dirs.sort();
+        for d in dirs {
+            let mut files: Vec<PathBuf> = std::fs::read_dir(&d)?
+                .filter_map(|e| e.ok())
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "mtb"))
+                .collect();
+            files.sort();
+            let mut tiers = Vec::new();
+            for f in files {
+                tiers.push(describe_file(&f));
+            }
+            let key = d
+                .file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .to_string();
+            sets.push(json!({"key": key, "tiers": tiers}));
+        }
+        if self.json {
+            println!("{}", serde_json::to_string_pretty(&sets)?);
+            return Ok(());
+        }
+        if sets.is_empty() {
+            println!("no tables in {}", self.dir.display());
+        }
+        for s in &sets {
+            println!("{}", s["key"].as_str().unwrap_or("?"));
+            println!(
+                "  tier       positions         bytes  form          win         draw         lose"
+            );
+            for t in s["tiers"].as_array().into_iter().flatten() {
+                if let Some(e) = t.get("error") {
+                    println!(
+                        "  {}: {}",
+                        t["file"].as_str().unwrap_or("?"),
+                        e.as_str().unwrap_or("?")
+                    );
+                    continue;
+                }
+                println!(
+                    "  {:>4} {:>15} {:>13}  {:<5} {:>12} {:>12} {:>12}",
+                    t["seeds"],
+                    group(t["positions"].as_u64().unwrap_or(0) as u128),
+                    group(t["bytes"].as_u64().unwrap_or(0) as u128),
+                    if t["compressed"].as_bool() == Some(true) {
+                        "zstd"
+                    } else {
+                        "raw"
+                    },
+                    group(t["win"].as_u64().unwrap_or(0) as u128),
+                    group(t["draw"].as_u64().unwrap_or(0) as u128),
+                    group(t["lose"].as_u64().unwrap_or(0) as u128),
+                );
+            }
+        }
+        Ok(())
+    }
+}
+
+/// One file's header facts and its win/draw/lose counts (for the side to move).
+fn describe_file(path: &Path) -> serde_json::Value {
+    let inner = || -> Result<serde_json::Value> {
+        let mut head = vec![0u8; format::HEADER_LEN];
+        {
+            use std::io::Read;
+            let mut f = std::fs::File::open(path)?;
+            let got = f.read(&mut head)?;
+            head.truncate(got);
+        }
+        let h = format::Header::parse(&head, path)?;
+        let t = Table::open(path, &h.key, h.tier as usize, h.entries, true)?;
+        let (win, draw, lose) = t.with_values(|v| {
+            v.iter().fold((0u64, 0u64, 0u64), |(w, d, l), &x| {
+                match (x as i8).signum() {
+                    1 => (w + 1, d, l),
+                    0 => (w, d + 1, l),
+                    _ => (w, d, l + 1),
+                }
+            })
+        })?;
+        Ok(json!({
+            "seeds": h.tier,
+            "positions": h.entries,
+            "bytes": t.file_bytes(),
+            "compressed": t.is_compressed(),
+            "win": win, "draw": draw, "lose": lose,
+        }))
+    };
+    inner()
+        .unwrap_or_else(|e| json!({"file": path.display().to_string(), "error": format!("{e:#}")}))
+}
+
+#[derive(Args, Debug)]
+pub struct PackCmd {
+    #[command(flatten)]
+    variant: VariantArgs,
+
+    /// Table folder
+    #[arg(long, value_name = "D", default_value = DEFAULT_DIR)]
+    dir: PathBuf,
+
+    /// Rewrite tiers 0..=N (default: all)
+    #[arg(long, value_name = "N")]
+    max_seeds: Option<usize>,
+
+    /// Turn compressed tables back into raw ones
+    #[arg(long)]
+    unpack: bool,
+}
+
+impl PackCmd {
+    pub fn run(&self) -> Result<()> {
+        let rules = self.variant.rules()?;
+        let max = self
+            .max_seeds
+            .unwrap_or(rules.max_seeds())
+            .min(rules.max_seeds())
+            .min(126);
+        let done = pack(&rules, &self.dir, max, !self.unpack)?;
+        for (n, before, after) in &done {
+            println!(
+                "tier {n:>3}: {} -> {} bytes ({:.1}%)",
+                group(*before as u128),
+                group(*after as u128),
+                100.0 * *after as f64 / (*before).max(1) as f64
+            );
+        }
+        let (b, a) = done.iter().fold((0, 0), |(b, a), t| (b + t.1, a + t.2));
+        println!(
+            "{} files rewritten: {} -> {} bytes",
+            done.len(),
+            group(b as u128),
+            group(a as u128)
+        );
+        Ok(())
+    }
+}

@@ -1,0 +1,66 @@
+//! `mancala tiers`: how many positions each tier of the index holds.
+
+use crate::args::VariantArgs;
+use anyhow::{bail, Result};
+use clap::Args;
+use mancala_index::Spec;
+use serde_json::json;
+
+#[derive(Args, Debug)]
+pub struct TiersCmd {
+    #[command(flatten)]
+    variant: VariantArgs,
+
+    /// List tiers 0..=N only (default: every tier up to the seeds of the game)
+    #[arg(long, value_name = "N")]
+    max_seeds: Option<usize>,
+
+    /// Print a JSON list [{"seeds": n, "positions": k}, ...]
+    #[arg(long)]
+    json: bool,
+}
+
+impl TiersCmd {
+    pub fn run(&self) -> Result<()> {
+        let rules = self.variant.rules()?;
+        let all = rules.max_seeds();
+        let max = self.max_seeds.unwrap_or(all);
+        if max > all {
+            bail!("this game has {all} seeds; --max-seeds can be at most {all}");
+        }
+        let sizes = Spec::for_rules(&rules).tier_sizes(max);
+        if self.json {
+            let list: Vec<_> = sizes
+                .iter()
+                .enumerate()
+                .map(|(n, &k)| json!({"seeds": n, "positions": k as u64}))
+                .collect();
+            println!("{}", serde_json::Value::Array(list));
+            return Ok(());
+        }
+        println!(
+            "{}: positions indexed per tier (side to move implied; stores not part of a position)",
+            rules.variant()
+        );
+        println!("{:>5}  {:>26}", "seeds", "positions");
+        for (n, &k) in sizes.iter().enumerate() {
+            println!("{n:>5}  {:>26}", group(k));
+        }
+        let total: u128 = sizes.iter().sum();
+        println!("total  {:>26}", group(total));
+        Ok(())
+    }
+}
+
+/// 889063398406 -> 889,063,398,406
+pub fn group(n: u128) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}

@@ -1,0 +1,166 @@
+//! The table file: a fixed header, then one signed byte per position at offset = rank
+//! (raw), or zstd blocks behind an offset table (compressed).
+//!
+//! Header layout (little endian, 128 bytes):
+//!
+//! | offset | size | field |
+//! |---|---|---|
+//! | 0 | 8 | magic `MNCLTBL\0` |
+//! | 8 | 4 | format version |
+//! | 12 | 4 | tier (seeds in the pits) |
+//! | 16 | 8 | entries (positions in the tier) |
+//! | 24 | 1 | encoding: 0 raw, 1 zstd blocks |
+//! | 25 | 3 | reserved, zero |
+//! | 28 | 4 | entries per block (compressed) |
+//! | 32 | 8 | payload bytes after the header |
+//! | 40 | 8 | xxh3-64 of the payload as stored |
+//! | 48 | 64 | variant key, UTF-8, zero padded |
+//! | 112 | 8 | reserved, zero |
+//! | 120 | 8 | xxh3-64 of bytes 0..120 |
+//!
+//! Values are the net future gain of the side to move (RULES.md), `-n..=n` for tier `n`.
+
+use crate::TableError;
+use std::path::Path;
+use xxhash_rust::xxh3::xxh3_64;
+
+pub const MAGIC: [u8; 8] = *b"MNCLTBL\0";
+pub const VERSION: u32 = 1;
+pub const HEADER_LEN: usize = 128;
+/// Positions per compressed block: one probe decompresses at most this many bytes.
+pub const BLOCK: usize = 1 << 16;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Encoding {
+    Raw = 0,
+    Zstd = 1,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    pub version: u32,
+    pub tier: u32,
+    pub entries: u64,
+    pub encoding: Encoding,
+    pub block: u32,
+    pub payload_len: u64,
+    pub checksum: u64,
+    pub key: String,
+}
+
+impl Header {
+    pub fn to_bytes(&self) -> [u8; HEADER_LEN] {
+        let mut h = [0u8; HEADER_LEN];
+        h[0..8].copy_from_slice(&MAGIC);
+        h[8..12].copy_from_slice(&self.version.to_le_bytes());
+        h[12..16].copy_from_slice(&self.tier.to_le_bytes());
+        h[16..24].copy_from_slice(&self.entries.to_le_bytes());
+        h[24] = self.encoding as u8;
+        h[28..32].copy_from_slice(&self.block.to_le_bytes());
+        h[32..40].copy_from_slice(&self.payload_len.to_le_bytes());
+        h[40..48].copy_from_slice(&self.checksum.to_le_bytes());
+        let key = self.key.as_bytes();
+        h[48..48 + key.len().min(64)].copy_from_slice(&key[..key.len().min(64)]);
+        let sum = xxh3_64(&h[..120]);
+        h[120..128].copy_from_slice(&sum.to_le_bytes());
+        h
+    }
+
+    /// Parses and checks a header; `path` only names the file in errors.
+    pub fn parse(bytes: &[u8], path: &Path) -> Result<Header, TableError> {
+        let bad = |why: String| TableError::Corrupt {
+            path: path.to_path_buf(),
+            why,
+        };
+        if bytes.len() < HEADER_LEN {
+            return Err(bad(format!(
+                "only {} bytes, shorter than the {HEADER_LEN}-byte header (truncated)",
+                bytes.len()
+            )));
+        }
+        if bytes[0..8] != MAGIC {
+            return Err(bad("not a mancala table (wrong magic number)".into()));
+        }
+        let u32_at = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().unwrap());
+        let u64_at = |o: usize| u64::from_le_bytes(bytes[o..o + 8].try_into().unwrap());
+        let version = u32_at(8);
+        if version != VERSION {
+            return Err(TableError::Version {
+                path: path.to_path_buf(),
+                found: version,
+            });
+        }
+        if u64_at(120) != xxh3_64(&bytes[..120]) {
+            return Err(bad(
+                "header checksum mismatch (the header is damaged)".into()
+            ));
+        }
+        let encoding = match bytes[24] {
+            0 => Encoding::Raw,
+            1 => Encoding::Zstd,
+            e => return Err(bad(format!("unknown value encoding {e}"))),
+        };
+        let key_bytes = &bytes[48..112];
+        let end = key_bytes.iter().position(|&b| b == 0).unwrap_or(64);
+        let key = std::str::from_utf8(&key_bytes[..end])
+            .map_err(|_| bad("variant key is not UTF-8".into()))?
+            .to_string();
+        Ok(Header {
+            version,
+            tier: u32_at(12),
+            entries: u64_at(16),
+            encoding,
+            block: u32_at(28),
+            payload_len: u64_at(32),
+            checksum: u64_at(40),
+            key,
+        })
+    }
+}
+
+/// The checksum of a payload.
+pub fn checksum(payload: &[u8]) -> u64 {
+    xxh3_64(payload)
+}
+
+/// Compresses raw values into the block form: `u64` offsets (blocks + 1 of them, relative to
+/// the end of the offset table), then the zstd frames.
+pub fn compress(values: &[u8], level: i32) -> Result<Vec<u8>, std::io::Error> {
+    use rayon::prelude::*;
+    let frames: Vec<Vec<u8>> = values
+        .par_chunks(BLOCK)
+        .map(|c| zstd::bulk::compress(c, level))
+        .collect::<Result<_, _>>()?;
+    let mut out =
+        Vec::with_capacity(8 * (frames.len() + 1) + frames.iter().map(Vec::len).sum::<usize>());
+    let mut off = 0u64;
+    for f in &frames {
+        out.extend_from_slice(&off.to_le_bytes());
+        off += f.len() as u64;
+    }
+    out.extend_from_slice(&off.to_le_bytes());
+    for f in &frames {
+        out.extend_from_slice(f);
+    }
+    Ok(out)
+}
+
+/// The byte range of block `i` inside a compressed payload.
+pub fn block_range(payload: &[u8], blocks: usize, i: usize) -> Option<(usize, usize)> {
+    let table = 8 * (blocks + 1);
+    let at = |k: usize| -> Option<u64> {
+        Some(u64::from_le_bytes(
+            payload.get(8 * k..8 * k + 8)?.try_into().ok()?,
+        ))
+    };
+    let (a, b) = (at(i)? as usize, at(i + 1)? as usize);
+    if a > b || table + b > payload.len() {
+        return None;
+    }
+    Some((table + a, table + b))
+}
+
+/// Number of blocks for `entries` positions.
+pub fn blocks_for(entries: u64) -> usize {
+    (entries as usize).div_ceil(BLOCK)
+}

@@ -1,0 +1,242 @@
+//! Exact values of one tier by parallel retrograde analysis with counters and score thresholds.
+//!
+//! Lower tiers are final, so every move that banks a seed has a known value; only quiet moves
+//! (nothing banked, turn passes) stay inside the tier, and they may form cycles. For each
+//! threshold `t = n, n-1, .., 1` we grow two sets as least fixpoints:
+//!
+//! - `W_t` (value `>= t`): the best exit is worth `>= t`, or some quiet move reaches `L_t`;
+//! - `L_t` (value `<= -t`): the best exit is worth `<= -t` and every quiet move reaches `W_t`.
+//!
+//! Infinite play is worth 0, below every `t >= 1`, so a least fixpoint never credits a cycle.
+//! Both sets only grow as `t` falls, so one counter per position (quiet moves whose child is not
+//! yet in `W`) serves every threshold. A position first entering `W` at threshold `t` has value
+//! exactly `t`, one first entering `L` exactly `-t`; what is left at the end is worth 0.
+//!
+//! Memory: one byte of value (the best exit until decided) and one of state per position. The
+//! values are unique, so the result does not depend on the thread count or on timing.
+
+use mancala_index::Indexer;
+use mancala_rules::{Board, Next, Node, Rules};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+
+/// State byte: bits 0..4 count quiet moves whose child is not yet known to be `>= t`.
+const COUNT: u8 = 0x0f;
+/// State byte: the value is final.
+const DECIDED: u8 = 0x80;
+/// A best exit for positions with only quiet moves.
+const NO_EXIT: i8 = i8::MIN;
+/// Positions a parallel task scans at once.
+const CHUNK: u64 = 1 << 15;
+
+/// Progress reports: `done` of `total` work units.
+pub trait Progress: Sync {
+    fn advance(&self, units: u64);
+}
+
+impl Progress for () {
+    fn advance(&self, _: u64) {}
+}
+
+/// Solves tier `n`. `lower(b)` must return the final value of any position `b` with fewer
+/// seeds. Returns one signed byte per rank.
+pub fn solve_tier<F>(
+    rules: &Rules,
+    ix: &Indexer,
+    n: usize,
+    lower: F,
+    progress: &dyn Progress,
+) -> Vec<u8>
+where
+    F: Fn(Board) -> i8 + Sync,
+{
+    assert!(n <= 126, "tiers above 126 seeds do not fit a signed byte");
+    let size = ix.size(n);
+    let values: Vec<AtomicU8> = atomic_vec(size as usize);
+    let state: Vec<AtomicU8> = atomic_vec(size as usize);
+    let ctx = Ctx {
+        rules,
+        ix,
+        n,
+        values: &values,
+        state: &state,
+    };
+
+    // Phase 1: every position's best exit and its number of quiet moves.
+    let chunks: Vec<u64> = (0..size).step_by(CHUNK as usize).collect();
+    chunks.par_iter().for_each(|&start| {
+        let len = CHUNK.min(size - start);
+        for (i, b) in ix.walk_from(n, start).take(len as usize).enumerate() {
+            let (exit, quiet) = exits(rules, b, n, &lower);
+            let r = (start as usize) + i;
+            values[r].store(exit as u8, Relaxed);
+            state[r].store(quiet, Relaxed);
+        }
+        progress.advance(len);
+    });
+
+    // Phase 2: thresholds from high to low.
+    let per_threshold = size / n.max(1) as u64;
+    for t in (1..=n as i8).rev() {
+        let (mut wins, mut losses) = ctx.seed(t, &chunks, size);
+        while !wins.is_empty() || !losses.is_empty() {
+            (wins, losses) = ctx.propagate(t, &wins, &losses);
+        }
+        progress.advance(per_threshold);
+    }
+    progress.advance(size - per_threshold * n as u64);
+
+    values
+        .into_iter()
+        .zip(state)
+        .map(|(v, s)| {
+            if s.into_inner() & DECIDED != 0 {
+                v.into_inner()
+            } else {
+                0
+            }
+        })
+        .collect()
+}
+
+/// The best value among moves that leave the tier (or end the game), and the number of quiet
+/// moves. A terminal position's value is its only exit.
+fn exits<F: Fn(Board) -> i8>(rules: &Rules, b: Board, n: usize, lower: &F) -> (i8, u8) {
+    match rules.node(b) {
+        Node::Terminal { mover, opp } => (mover as i8 - opp as i8, 0),
+        Node::Moves(kids) => {
+            let mut best = NO_EXIT as i32;
+            let mut quiet = 0u8;
+            for c in &kids {
+                let v = match c.next {
+                    Next::Over => c.value(0),
+                    Next::Opponent if c.gain == 0 && c.opp_gain == 0 => {
+                        debug_assert_eq!(c.board.total() as usize, n);
+                        quiet += 1;
+                        continue;
+                    }
+                    _ => {
+                        debug_assert!((c.board.total() as usize) < n);
+                        c.value(lower(c.board) as i32)
+                    }
+                };
+                best = best.max(v);
+            }
+            (best as i8, quiet)
+        }
+    }
+}
+
+struct Ctx<'a> {
+    rules: &'a Rules,
+    ix: &'a Indexer,
+    n: usize,
+    values: &'a [AtomicU8],
+    state: &'a [AtomicU8],
+}
+
+impl Ctx<'_> {
+    /// Marks rank `r` decided with value `v`; false if it already was.
+    #[inline]
+    fn decide(&self, r: usize, v: i8) -> bool {
+        let before = self.state[r].fetch_or(DECIDED, Relaxed);
+        if before & DECIDED != 0 {
+            return false;
+        }
+        self.values[r].store(v as u8, Relaxed);
+        true
+    }
+
+    /// Positions entering `W_t` or `L_t` by their own exits (no quiet move needed).
+    fn seed(&self, t: i8, chunks: &[u64], size: u64) -> (Vec<Board>, Vec<Board>) {
+        chunks
+            .par_iter()
+            .map(|&start| {
+                let end = (start + CHUNK).min(size) as usize;
+                let (mut w, mut l) = (Vec::new(), Vec::new());
+                for r in start as usize..end {
+                    let s = self.state[r].load(Relaxed);
+                    if s & DECIDED != 0 {
+                        continue;
+                    }
+                    let exit = self.values[r].load(Relaxed) as i8;
+                    if exit == t {
+                        if self.decide(r, t) {
+                            w.push(self.ix.unrank(self.n, r as u64));
+                        }
+                    } else if exit == -t && s & COUNT == 0 && self.decide(r, -t) {
+                        l.push(self.ix.unrank(self.n, r as u64));
+                    }
+                }
+                (w, l)
+            })
+            .reduce(
+                || (Vec::new(), Vec::new()),
+                |(mut w, mut l), (w2, l2)| {
+                    w.extend(w2);
+                    l.extend(l2);
+                    (w, l)
+                },
+            )
+    }
+
+    /// One breadth-first step: the predecessors of newly decided positions.
+    fn propagate(&self, t: i8, wins: &[Board], losses: &[Board]) -> (Vec<Board>, Vec<Board>) {
+        let work = |b: &Board,
+                    won: bool,
+                    w: &mut Vec<Board>,
+                    l: &mut Vec<Board>,
+                    preds: &mut Vec<Board>| {
+            self.rules.predecessors(*b, preds);
+            for &q in preds.iter() {
+                let Some(rq) = self.ix.rank(q) else { continue };
+                let rq = rq as usize;
+                if won {
+                    // One more quiet move of q reaches W_t.
+                    let before = self.state[rq].fetch_sub(1, Relaxed);
+                    if before & DECIDED == 0 && before & COUNT == 1 {
+                        let exit = self.values[rq].load(Relaxed) as i8;
+                        if exit <= -t && self.decide(rq, -t) {
+                            l.push(q);
+                        }
+                    }
+                } else if self.decide(rq, t) {
+                    w.push(q);
+                }
+            }
+        };
+        let run = |items: &[Board], won: bool| {
+            items
+                .par_chunks(1024)
+                .map(|chunk| {
+                    let (mut w, mut l, mut preds) = (Vec::new(), Vec::new(), Vec::new());
+                    for b in chunk {
+                        work(b, won, &mut w, &mut l, &mut preds);
+                    }
+                    (w, l)
+                })
+                .reduce(
+                    || (Vec::new(), Vec::new()),
+                    |(mut w, mut l), (w2, l2)| {
+                        w.extend(w2);
+                        l.extend(l2);
+                        (w, l)
+                    },
+                )
+        };
+        let (mut w1, mut l1) = run(wins, true);
+        let (w2, l2) = run(losses, false);
+        w1.extend(w2);
+        l1.extend(l2);
+        (w1, l1)
+    }
+}
+
+/// A zeroed vector of atomic bytes, allocated as plain zeroed memory.
+fn atomic_vec(n: usize) -> Vec<AtomicU8> {
+    let v = vec![0u8; n];
+    let mut v = std::mem::ManuallyDrop::new(v);
+    // SAFETY: AtomicU8 has the same size, alignment and bit validity as u8, and the buffer's
+    // ownership moves to the new vector unchanged.
+    unsafe { Vec::from_raw_parts(v.as_mut_ptr() as *mut AtomicU8, v.len(), v.capacity()) }
+}
