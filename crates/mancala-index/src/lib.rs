@@ -320,8 +320,11 @@ impl Indexer {
         let mut f = self.spec.own.initially_met();
         for j in 0..pits - 1 {
             let row = self.less_at(j, r, f);
-            // The largest x whose prefix count is <= rank.
-            let x = row.partition_point(|&c| c <= rank) - 1;
+            // The largest x whose prefix count is <= rank; pits hold few seeds, so scan up.
+            let mut x = 0;
+            while x < r && row[x + 1] <= rank {
+                x += 1;
+            }
             rank -= row[x];
             b.set(j, x as u8);
             f = self

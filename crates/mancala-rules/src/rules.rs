@@ -444,54 +444,55 @@ impl Rules {
     /// The in-tier predecessors of `p`: every position `q` (in its own mover's layout) with a
     /// legal move that captures and stores nothing and passes the turn into exactly `p`.
     /// Positions outside the tier index are included; the caller filters them.
+    ///
+    /// Un-sowing walks the sowing path from each empty pit of the previous mover's row, taking
+    /// one seed back per step; each candidate is confirmed by sowing it forward.
     pub fn predecessors(&self, p: Board, out: &mut Vec<Board>) {
         out.clear();
         let m = self.m;
         // The board right after the move, before the turn passed: the previous mover's layout.
         let after = p.flip(m);
+        // The move fed (or did not starve) the side now to move: legal under every rule set.
+        let fed = p.own(m) != 0;
         for o in 0..m {
             if after.get(o) != 0 {
                 continue;
             }
             let path = &self.paths[o];
-            let mut need = [0u8; 16];
+            let mut q = after;
             for k in 1..=self.max_seeds {
                 let pos = path[(k - 1) % path.len()];
-                if pos == STORE {
+                // A seed in the store, or a pit that never held it: no longer quiet or possible.
+                // (The origin is last on a Kalah path and empty, so it stops there too.)
+                if pos == STORE || q.get(pos as usize) == 0 {
                     break;
                 }
-                let pos = pos as usize;
-                need[pos] += 1;
-                if need[pos] > after.get(pos) {
-                    break;
-                }
-                let mut q = after;
-                for (i, &n) in need.iter().enumerate().take(2 * m) {
-                    if n != 0 {
-                        q.set(i, q.get(i) - n);
-                    }
-                }
-                // The origin was empty after the move (`need[o]` is 0 on any path that did not
-                // break), so it held exactly the `k` seeds sown.
-                q.set(o, k as u8);
-                if self.reaches_quietly(q, o, p) {
-                    out.push(q);
+                q.0 -= 1u128 << (8 * pos as usize);
+                let cand = Board(q.0 | (k as u128) << (8 * o));
+                if self.quietly_reaches(cand, o, p, fed) {
+                    out.push(cand);
                 }
             }
         }
     }
 
     /// Is pit `o` a legal move of `q` that banks nothing and passes the turn into `p`?
-    fn reaches_quietly(&self, q: Board, o: usize, p: Board) -> bool {
-        match self.node(q) {
+    #[inline]
+    fn quietly_reaches(&self, q: Board, o: usize, p: Board, fed: bool) -> bool {
+        let c = match self.variant.family() {
+            Family::Awari => match self.awari_move(q, o) {
+                Some(c) => c,
+                None => return false,
+            },
+            Family::Kalah => self.kalah_move(q, o),
+        };
+        if c.next != Next::Opponent || c.gain != 0 || c.opp_gain != 0 || c.board != p {
+            return false;
+        }
+        // A move that leaves the opponent without seeds is legal only in some positions.
+        fed || match self.node(q) {
             Node::Terminal { .. } => false,
-            Node::Moves(kids) => kids.iter().any(|c| {
-                c.pit as usize == o
-                    && c.next == Next::Opponent
-                    && c.gain == 0
-                    && c.opp_gain == 0
-                    && c.board == p
-            }),
+            Node::Moves(kids) => kids.iter().any(|k| k.pit as usize == o),
         }
     }
 }

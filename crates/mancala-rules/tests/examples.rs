@@ -483,8 +483,9 @@ fn every_grand_slam_treatment() {
 }
 
 /// When every move is a grand slam: awari captures (the starving rule allows it when forced),
-/// GS1 takes all seeds without moving (3.1.3 «если **every** legal move is a grand slam ...
-/// забирает все оставшиеся камни с доски»), GS2 and oware play it without a capture.
+/// GS1 takes all seeds without moving (3.1.3: if every legal move is a grand slam «игрок не
+/// ходит, а забирает все оставшиеся камни с доски в свой «амбар»»), GS2 and oware play it
+/// without a capture.
 #[test]
 fn forced_grand_slam() {
     let board = [0, 0, 0, 0, 0, 6, 1, 2, 1, 2, 1, 2];

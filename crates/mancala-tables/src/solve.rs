@@ -62,6 +62,8 @@ where
         state: &state,
     };
 
+    let profile = std::env::var_os("MANCALA_PROFILE").is_some();
+    let clock = std::time::Instant::now();
     // Phase 1: every position's best exit and its number of quiet moves.
     let chunks: Vec<u64> = (0..size).step_by(CHUNK as usize).collect();
     chunks.par_iter().for_each(|&start| {
@@ -75,14 +77,28 @@ where
         progress.advance(len);
     });
 
+    let phase1 = clock.elapsed();
+    let (mut seeding, mut seeded, mut rounds) = (std::time::Duration::ZERO, 0usize, 0usize);
     // Phase 2: thresholds from high to low.
     let per_threshold = size / n.max(1) as u64;
     for t in (1..=n as i8).rev() {
+        let c = std::time::Instant::now();
         let (mut wins, mut losses) = ctx.seed(t, &chunks, size);
+        seeding += c.elapsed();
+        seeded += wins.len() + losses.len();
         while !wins.is_empty() || !losses.is_empty() {
+            rounds += 1;
             (wins, losses) = ctx.propagate(t, &wins, &losses);
         }
         progress.advance(per_threshold);
+    }
+    if profile {
+        eprintln!(
+            "tier {n}: {size} positions; exits {:.3}s, seeding {:.3}s ({seeded} seeds), propagation {:.3}s ({rounds} rounds)",
+            phase1.as_secs_f64(),
+            seeding.as_secs_f64(),
+            (clock.elapsed() - phase1 - seeding).as_secs_f64()
+        );
     }
     progress.advance(size - per_threshold * n as u64);
 
@@ -148,25 +164,61 @@ impl Ctx<'_> {
     }
 
     /// Positions entering `W_t` or `L_t` by their own exits (no quiet move needed).
+    ///
+    /// Each task scans its own chunk, eight exit bytes at a time, and is the only writer of it
+    /// while seeding; the boards of the few matches come from a walk that steps forward when
+    /// the next match is close and unranks otherwise.
     fn seed(&self, t: i8, chunks: &[u64], size: u64) -> (Vec<Board>, Vec<Board>) {
+        let hi = u64::from_ne_bytes([t as u8; 8]);
+        let lo = u64::from_ne_bytes([(-t) as u8; 8]);
         chunks
             .par_iter()
             .map(|&start| {
                 let end = (start + CHUNK).min(size) as usize;
                 let (mut w, mut l) = (Vec::new(), Vec::new());
-                for r in start as usize..end {
-                    let s = self.state[r].load(Relaxed);
-                    if s & DECIDED != 0 {
-                        continue;
-                    }
-                    let exit = self.values[r].load(Relaxed) as i8;
-                    if exit == t {
-                        if self.decide(r, t) {
-                            w.push(self.ix.unrank(self.n, r as u64));
+                let mut cursor: Option<(u64, mancala_index::Walk<'_>, Board)> = None;
+                let mut board_at = |r: u64| -> Board {
+                    match &mut cursor {
+                        Some((at, walk, b)) if *at <= r && r - *at <= 64 => {
+                            while *at < r {
+                                *b = walk.next().expect("rank inside the tier");
+                                *at += 1;
+                            }
+                            *b
                         }
-                    } else if exit == -t && s & COUNT == 0 && self.decide(r, -t) {
-                        l.push(self.ix.unrank(self.n, r as u64));
+                        _ => {
+                            let mut walk = self.ix.walk_from(self.n, r);
+                            let b = walk.next().expect("rank inside the tier");
+                            cursor = Some((r, walk, b));
+                            b
+                        }
                     }
+                };
+                let mut r = start as usize;
+                while r < end {
+                    if r + 8 <= end {
+                        // SAFETY: the 8 bytes lie inside `values`; no other task writes this
+                        // chunk during seeding (chunks are multiples of 8 apart).
+                        let word = unsafe {
+                            (self.values[r..r + 8].as_ptr() as *const u64).read_unaligned()
+                        };
+                        if !has_byte(word ^ hi) && !has_byte(word ^ lo) {
+                            r += 8;
+                            continue;
+                        }
+                    }
+                    let s = self.state[r].load(Relaxed);
+                    let exit = self.values[r].load(Relaxed) as i8;
+                    if s & DECIDED == 0 {
+                        if exit == t {
+                            if self.decide(r, t) {
+                                w.push(board_at(r as u64));
+                            }
+                        } else if exit == -t && s & COUNT == 0 && self.decide(r, -t) {
+                            l.push(board_at(r as u64));
+                        }
+                    }
+                    r += 1;
                 }
                 (w, l)
             })
@@ -230,6 +282,12 @@ impl Ctx<'_> {
         l1.extend(l2);
         (w1, l1)
     }
+}
+
+/// Does any byte of `x` equal zero?
+#[inline(always)]
+fn has_byte(x: u64) -> bool {
+    x.wrapping_sub(0x0101_0101_0101_0101) & !x & 0x8080_8080_8080_8080 != 0
 }
 
 /// A zeroed vector of atomic bytes, allocated as plain zeroed memory.

@@ -1,0 +1,187 @@
+//! Table files: thread-count independence, compression, and rejection of every kind of bad
+//! file (truncated, bit-flipped, wrong variant, wrong version), plus the verifier catching a
+//! wrong value whose checksum was patched to match.
+
+use mancala_rules::{Options, Preset, Rules, Variant};
+use mancala_tables::{build, format, tier_path, verify, BuildOptions, Table, TableError, Tables};
+use std::path::{Path, PathBuf};
+
+fn rules(preset: Preset) -> Rules {
+    Rules::new(Variant::new(preset, Options::default()).unwrap())
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("mancala-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn build_in(dir: &Path, r: &Rules, max: usize, threads: usize, compress: bool) {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
+    let opts = BuildOptions {
+        dir: dir.to_path_buf(),
+        max_seeds: max,
+        compress,
+    };
+    pool.install(|| build(r, &opts, &())).unwrap();
+}
+
+#[test]
+fn one_and_two_threads_write_identical_files() {
+    for preset in [Preset::Awari, Preset::Kalah] {
+        let r = rules(preset);
+        let (a, b) = (scratch("t1"), scratch("t2"));
+        build_in(&a, &r, 13, 1, false);
+        build_in(&b, &r, 13, 2, false);
+        let key = r.variant().key();
+        for n in 0..=13 {
+            let fa = std::fs::read(tier_path(&a, &key, n)).unwrap();
+            let fb = std::fs::read(tier_path(&b, &key, n)).unwrap();
+            assert!(fa == fb, "{key} tier {n} differs between 1 and 2 threads");
+        }
+        let _ = std::fs::remove_dir_all(&a);
+        let _ = std::fs::remove_dir_all(&b);
+    }
+}
+
+#[test]
+fn compressed_tables_read_the_same_and_are_small() {
+    let r = rules(Preset::Awari);
+    let (raw, packed) = (scratch("raw"), scratch("packed"));
+    build_in(&raw, &r, 14, 2, false);
+    build_in(&packed, &r, 14, 2, true);
+    let key = r.variant().key();
+    let (mut raw_bytes, mut packed_bytes) = (0, 0);
+    for n in 0..=14 {
+        let size = mancala_index::Indexer::new(&r, 14).unwrap().size(n);
+        let a = Table::open(&tier_path(&raw, &key, n), &key, n, size, true).unwrap();
+        let b = Table::open(&tier_path(&packed, &key, n), &key, n, size, true).unwrap();
+        assert!(!a.is_compressed() && b.is_compressed());
+        assert_eq!(a.values().unwrap(), b.values().unwrap(), "tier {n}");
+        for rank in (0..size).step_by(997) {
+            assert_eq!(a.get(rank).unwrap(), b.get(rank).unwrap());
+        }
+        raw_bytes += a.file_bytes();
+        packed_bytes += b.file_bytes();
+    }
+    // Measured: about 0.39 of the raw size on these tiers (docs/performance.md); the 1/3 goal
+    // needs a value model, not just zstd.
+    assert!(
+        packed_bytes * 2 <= raw_bytes,
+        "compressed {packed_bytes} bytes is more than half of {raw_bytes}"
+    );
+    let _ = std::fs::remove_dir_all(&raw);
+    let _ = std::fs::remove_dir_all(&packed);
+}
+
+/// Rewrites a header field and re-seals the header checksum, as a careless tool would.
+fn patch_header(path: &Path, at: usize, bytes: &[u8]) {
+    let mut f = std::fs::read(path).unwrap();
+    f[at..at + bytes.len()].copy_from_slice(bytes);
+    let sum = xxhash_rust::xxh3::xxh3_64(&f[..120]);
+    f[120..128].copy_from_slice(&sum.to_le_bytes());
+    std::fs::write(path, f).unwrap();
+}
+
+#[test]
+fn bad_files_are_rejected_with_clear_errors() {
+    let r = rules(Preset::Awari);
+    let dir = scratch("bad");
+    build_in(&dir, &r, 9, 2, false);
+    let key = r.variant().key();
+    let n = 9;
+    let path = tier_path(&dir, &key, n);
+    let size = mancala_index::Indexer::new(&r, 9).unwrap().size(n);
+    let good = std::fs::read(&path).unwrap();
+    let open = || Table::open(&path, &key, n, size, true);
+    assert!(open().is_ok());
+
+    // Truncated.
+    std::fs::write(&path, &good[..good.len() - 10]).unwrap();
+    let e = open().err().unwrap();
+    assert!(matches!(e, TableError::Corrupt { .. }), "{e}");
+    assert!(e.to_string().contains("truncated"), "{e}");
+    std::fs::write(&path, &good[..50]).unwrap();
+    assert!(matches!(open().err().unwrap(), TableError::Corrupt { .. }));
+
+    // One bit flipped in the payload, and one in the header.
+    let mut flipped = good.clone();
+    flipped[format::HEADER_LEN + 1000] ^= 0x04;
+    std::fs::write(&path, &flipped).unwrap();
+    let e = open().err().unwrap();
+    assert!(matches!(e, TableError::Checksum { .. }), "{e}");
+    let mut flipped = good.clone();
+    flipped[16] ^= 0x01;
+    std::fs::write(&path, &flipped).unwrap();
+    assert!(matches!(open().err().unwrap(), TableError::Corrupt { .. }));
+
+    // Another rule set's table in this folder.
+    std::fs::write(&path, &good).unwrap();
+    let e = Table::open(&path, "oware-6x4", n, size, true).err().unwrap();
+    assert!(matches!(e, TableError::WrongVariant { .. }), "{e}");
+    assert!(e.to_string().contains("awari-6x4"), "{e}");
+
+    // Another format version.
+    patch_header(&path, 8, &99u32.to_le_bytes());
+    let e = open().err().unwrap();
+    assert!(matches!(e, TableError::Version { found: 99, .. }), "{e}");
+    assert!(e.to_string().contains("rebuild"), "{e}");
+
+    // Not a table at all.
+    std::fs::write(&path, vec![7u8; 4096]).unwrap();
+    assert!(open().err().unwrap().to_string().contains("magic"));
+
+    // A missing tier names the command that builds it.
+    std::fs::remove_file(&path).unwrap();
+    let tables = Tables::open(&dir, &r, 9, true).unwrap();
+    let e = tables.probe(r.start().flip(6)).err().unwrap_or_else(|| tables.missing(48));
+    assert!(matches!(e, TableError::Missing { .. }));
+    assert!(tables.missing(9).to_string().contains("mancala build awari"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_damaged_tier_is_rebuilt_and_the_verifier_catches_wrong_values() {
+    let r = rules(Preset::Oware);
+    let dir = scratch("verify");
+    build_in(&dir, &r, 10, 2, false);
+    let key = r.variant().key();
+    assert!(verify(&r, &dir, 10).unwrap().first_bad.is_none());
+
+    // Change one value and re-seal the checksum: only recomputation can see it.
+    let path = tier_path(&dir, &key, 10);
+    let mut f = std::fs::read(&path).unwrap();
+    let rank = 12_345;
+    f[format::HEADER_LEN + rank] = f[format::HEADER_LEN + rank].wrapping_add(2);
+    let sum = format::checksum(&f[format::HEADER_LEN..]);
+    f[40..48].copy_from_slice(&sum.to_le_bytes());
+    let hsum = xxhash_rust::xxh3::xxh3_64(&f[..120]);
+    f[120..128].copy_from_slice(&hsum.to_le_bytes());
+    std::fs::write(&path, &f).unwrap();
+    let report = verify(&r, &dir, 10).unwrap();
+    let bad = report.first_bad.expect("the changed value is found");
+    assert_eq!(bad.tier, 10);
+    assert_eq!(bad.path, path);
+    assert!(bad.rank <= rank as u64);
+
+    // A flipped bit makes the builder rebuild that tier, and only that tier.
+    f[format::HEADER_LEN + rank] ^= 0x10;
+    std::fs::write(&path, &f).unwrap();
+    let reports = build(
+        &r,
+        &BuildOptions {
+            dir: dir.clone(),
+            max_seeds: 10,
+            compress: false,
+        },
+        &(),
+    )
+    .unwrap();
+    let rebuilt: Vec<usize> = reports.iter().filter(|t| !t.reused).map(|t| t.seeds).collect();
+    assert_eq!(rebuilt, vec![10]);
+    assert!(verify(&r, &dir, 10).unwrap().first_bad.is_none());
+    let _ = std::fs::remove_dir_all(&dir);
+}
