@@ -49,7 +49,12 @@ fn rules_benches(c: &mut Criterion) {
         });
         let ranks: Vec<u64> = boards.iter().map(|&b| ix.rank(b).unwrap()).collect();
         g.bench_function("rank", |b| {
-            b.iter(|| boards.iter().map(|&p| ix.rank(black_box(p)).unwrap()).sum::<u64>())
+            b.iter(|| {
+                boards
+                    .iter()
+                    .map(|&p| ix.rank(black_box(p)).unwrap())
+                    .sum::<u64>()
+            })
         });
         g.bench_function("unrank", |b| {
             b.iter(|| {
@@ -63,7 +68,12 @@ fn rules_benches(c: &mut Criterion) {
         let mut g = c.benchmark_group(name);
         g.throughput(Throughput::Elements(100_000));
         g.bench_function("tier walk (per position)", |b| {
-            b.iter(|| ix.walk_from(20, 1_000_000).take(100_000).map(|b| b.0 as u64).sum::<u64>())
+            b.iter(|| {
+                ix.walk_from(20, 1_000_000)
+                    .take(100_000)
+                    .map(|b| b.0 as u64)
+                    .sum::<u64>()
+            })
         });
         g.finish();
     }

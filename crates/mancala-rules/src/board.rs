@@ -14,7 +14,7 @@ pub const fn ones(n: usize) -> u128 {
     if n == 0 {
         0
     } else {
-        u128::MAX / 0xff >> (8 * (16 - n))
+        (u128::MAX / 0xff) >> (8 * (16 - n))
     }
 }
 

@@ -130,6 +130,8 @@ impl<'a> IntoIterator for &'a Children {
 }
 
 /// A position is either over before any move, or has legal moves.
+// The move list lives inline: boxing it would put an allocation on the hottest path.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Copy, Debug)]
 pub enum Node {
     /// No move can be made; each side takes the given seeds from the pits.

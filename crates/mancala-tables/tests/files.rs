@@ -120,7 +120,9 @@ fn bad_files_are_rejected_with_clear_errors() {
 
     // Another rule set's table in this folder.
     std::fs::write(&path, &good).unwrap();
-    let e = Table::open(&path, "oware-6x4", n, size, true).err().unwrap();
+    let e = Table::open(&path, "oware-6x4", n, size, true)
+        .err()
+        .unwrap();
     assert!(matches!(e, TableError::WrongVariant { .. }), "{e}");
     assert!(e.to_string().contains("awari-6x4"), "{e}");
 
@@ -137,9 +139,15 @@ fn bad_files_are_rejected_with_clear_errors() {
     // A missing tier names the command that builds it.
     std::fs::remove_file(&path).unwrap();
     let tables = Tables::open(&dir, &r, 9, true).unwrap();
-    let e = tables.probe(r.start().flip(6)).err().unwrap_or_else(|| tables.missing(48));
+    let e = tables
+        .probe(r.start().flip(6))
+        .err()
+        .unwrap_or_else(|| tables.missing(48));
     assert!(matches!(e, TableError::Missing { .. }));
-    assert!(tables.missing(9).to_string().contains("mancala build awari"));
+    assert!(tables
+        .missing(9)
+        .to_string()
+        .contains("mancala build awari"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -180,7 +188,11 @@ fn a_damaged_tier_is_rebuilt_and_the_verifier_catches_wrong_values() {
         &(),
     )
     .unwrap();
-    let rebuilt: Vec<usize> = reports.iter().filter(|t| !t.reused).map(|t| t.seeds).collect();
+    let rebuilt: Vec<usize> = reports
+        .iter()
+        .filter(|t| !t.reused)
+        .map(|t| t.seeds)
+        .collect();
     assert_eq!(rebuilt, vec![10]);
     assert!(verify(&r, &dir, 10).unwrap().first_bad.is_none());
     let _ = std::fs::remove_dir_all(&dir);

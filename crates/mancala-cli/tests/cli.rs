@@ -1,0 +1,260 @@
+//! The `mancala` binary as a user runs it: output shapes, published figures, one-line errors
+//! for bad input, and a build that is killed and resumed.
+
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn mancala(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(args)
+        .output()
+        .expect("run mancala")
+}
+
+fn json(args: &[&str]) -> Value {
+    let out = mancala(args);
+    assert!(
+        out.status.success(),
+        "{args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("valid JSON")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("mancala-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+#[test]
+fn variants_lists_the_presets() {
+    let v = json(&["variants", "--json"]);
+    let names: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["awari", "oware", "wari", "kalah", "mancala"]);
+    assert_eq!(v[3]["seeds"], 6);
+    assert_eq!(v[4]["seeds"], 4);
+}
+
+#[test]
+fn play_prints_the_board_as_json() {
+    let v = json(&["play", "awari", "--json"]);
+    assert_eq!(v["pits"], serde_json::json!(vec![4; 12]));
+    assert_eq!(v["stores"], serde_json::json!([0, 0]));
+    assert_eq!(v["to_move"], "south");
+    assert_eq!(v["over"], false);
+    assert_eq!(v["legal"], serde_json::json!([0, 1, 2, 3, 4, 5]));
+
+    // South sows pit 0; North sows its pit 3 into its 4, 5 and South's 0, 1.
+    let v = json(&["play", "awari", "--moves", "0,3", "--json"]);
+    assert_eq!(
+        v["pits"],
+        serde_json::json!([1, 6, 5, 5, 5, 4, 4, 4, 4, 0, 5, 5])
+    );
+    assert_eq!(v["to_move"], "south");
+
+    // Kalah 6x4: pit 2 ends in the store, so South moves again.
+    let v = json(&["play", "mancala", "--moves", "2", "--json"]);
+    assert_eq!(v["stores"], serde_json::json!([1, 0]));
+    assert_eq!(v["to_move"], "south");
+    assert_eq!(v["legal"], serde_json::json!([0, 1, 3, 4, 5]));
+
+    // From a position: North's turn after one move; a finished game sweeps the pits.
+    let v = json(&[
+        "play",
+        "kalah",
+        "--position",
+        "0 0 0 0 0 1 3 0 0 0 0 0",
+        "--moves",
+        "5",
+        "--json",
+    ]);
+    assert_eq!(v["over"], true);
+    assert_eq!(v["stores"], serde_json::json!([1, 3]));
+    assert_eq!(v["pits"], serde_json::json!(vec![0; 12]));
+    assert_eq!(v["legal"], serde_json::json!([]));
+
+    let text = mancala(&["play", "kalah", "--moves", "2,5"]);
+    assert!(text.status.success());
+    let s = String::from_utf8_lossy(&text.stdout);
+    assert!(s.contains("North") && s.contains("South"), "{s}");
+}
+
+#[test]
+fn tiers_prints_the_published_counts() {
+    let v = json(&["tiers", "awari", "--json"]);
+    let list = v.as_array().unwrap();
+    assert_eq!(list.len(), 49);
+    assert_eq!(list[0], serde_json::json!({"seeds": 0, "positions": 1}));
+    let total: u64 = list.iter().map(|t| t["positions"].as_u64().unwrap()).sum();
+    assert_eq!(total, 889_063_398_406);
+
+    let v = json(&["tiers", "kalah", "--max-seeds", "34", "--json"]);
+    let total: u64 = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["positions"].as_u64().unwrap())
+        .sum();
+    assert_eq!(total, 38_902_940_896);
+}
+
+/// Every kind of bad input: a non-zero exit, one line on stderr, no panic.
+#[test]
+fn bad_input_gets_one_line_and_a_nonzero_exit() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["play", "awarri"], "unknown variant"),
+        (
+            &["play", "awari", "--position", "1 2 3"],
+            "expected 12 pit counts",
+        ),
+        (
+            &["play", "awari", "--position", "1 1 1 1 1 1 1 1 1 1 1 x"],
+            "whole number",
+        ),
+        (
+            &["play", "awari", "--position", "1 1 1 1 1 1 1 1 1 1 1 -1"],
+            "negative",
+        ),
+        (
+            &["play", "awari", "--position", "1 1 1 1 1 1 1 1 1 1 1 999"],
+            "seeds",
+        ),
+        (&["play", "awari", "--pits", "9"], "1..=8 pits"),
+        (&["play", "kalah", "--pits", "7"], "1..=6 pits"),
+        (&["play", "awari", "--pits", "-3"], "positive"),
+        (&["play", "awari", "--seeds", "0"], "positive"),
+        (&["play", "awari", "--moves", "0,9"], "bad move"),
+        (&["play", "awari", "--moves", "0,x"], "bad move"),
+        (&["play", "kalah", "--moves", "0,0,0"], "illegal move 0"),
+        (&["play", "awari", "--empty-capture"], "does not apply"),
+        (&["play", "wari", "--grand-slam", "gs9"], "grand-slam"),
+        (&["play", "oware", "--grand-slam", "gs1"], "does not apply"),
+        (&["tiers", "awari", "--max-seeds", "99"], "at most 48"),
+        (
+            &[
+                "query",
+                "awari",
+                "4 4 4 4 4 4 4 4 4 4 4 4",
+                "--dir",
+                "/nonexistent/x",
+            ],
+            "mancala build awari",
+        ),
+        (&["frobnicate"], "unrecognized subcommand"),
+    ];
+    for (args, needle) in cases {
+        let out = mancala(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: '{err}' lacks '{needle}'");
+    }
+    // The illegal-move error lists the legal moves (Kalah 6x6: after 0 then North's 0, South's
+    // pit 0 is empty).
+    let out = mancala(&["play", "kalah", "--moves", "0,0,0"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("legal moves are [1, 2, 3, 4, 5]"), "{err}");
+}
+
+/// The main job end to end: build, kill mid-way, resume, verify, and the published example.
+#[test]
+fn a_killed_build_resumes_and_answers_the_published_example() {
+    let dir = scratch("resume");
+    let d = dir.to_str().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(["build", "awari", "--max-seeds", "16", "--dir", d, "-q"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it once a middle tier is done.
+    let marker = dir.join("awari-6x4").join("tier-012.mtb");
+    let t0 = Instant::now();
+    while !marker.exists() && t0.elapsed() < Duration::from_secs(120) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let files: Vec<String> = std::fs::read_dir(dir.join("awari-6x4"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .collect();
+    assert!(files.iter().any(|f| f == "tier-012.mtb"), "{files:?}");
+
+    let out = mancala(&["build", "awari", "--max-seeds", "16", "--dir", d, "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let tiers: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(tiers.len(), 17);
+    for t in &tiers[..=12] {
+        assert_eq!(t["reused"], true, "{t}");
+    }
+    assert_eq!(tiers[16]["reused"], false);
+    assert_eq!(tiers[16]["positions"], 12_685_179);
+    for key in ["seeds", "positions", "seconds", "bytes", "peak_rss_mb"] {
+        assert!(tiers[16].get(key).is_some(), "missing {key}");
+    }
+    // No temporary file is left behind.
+    assert!(std::fs::read_dir(dir.join("awari-6x4")).unwrap().all(|e| !e
+        .unwrap()
+        .file_name()
+        .to_string_lossy()
+        .ends_with(".tmp")));
+
+    let out = mancala(&["verify", "awari", "--dir", d]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    let v = json(&[
+        "query",
+        "awari",
+        "1 1 1 1 1 2 4 2 3 0 0 0",
+        "--dir",
+        d,
+        "--json",
+    ]);
+    assert_eq!(v["value"], 0);
+    let moves: Vec<i64> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["value"].as_i64().unwrap())
+        .collect();
+    assert_eq!(moves, [-1, -1, -2, -2, -2, 0]);
+    assert_eq!(v["best"], serde_json::json!([5]));
+    assert_eq!(v["seeds"], 16);
+    assert_eq!(v["source"], "table");
+
+    // Above the built tiers: an error that prints the build command.
+    let out = mancala(&["query", "awari", "2 2 2 2 2 2 2 2 2 2 2 0", "--dir", d]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--max-seeds 22"));
+
+    let info = json(&["info", "--dir", d, "--json"]);
+    assert_eq!(info[0]["key"], "awari-6x4");
+    assert_eq!(info[0]["tiers"].as_array().unwrap().len(), 17);
+    let t0 = &info[0]["tiers"][0];
+    assert_eq!(
+        (t0["win"].as_u64(), t0["draw"].as_u64()),
+        (Some(0), Some(1))
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
