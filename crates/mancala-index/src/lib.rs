@@ -279,20 +279,29 @@ impl Indexer {
         if n > self.max || self.sizes[n] == 0 {
             return None;
         }
-        let pits = 2 * self.spec.pits;
+        let m = self.spec.pits;
         let stride = self.max + 1;
+        // Row by row, with the row's rule fixed, so the loop has no data-dependent branches:
+        // every table address depends only on the board, and the loads can overlap.
         let mut r = n;
-        let mut f = self.spec.own.initially_met();
         let mut rank = 0u64;
-        for j in 0..pits {
-            let x = b.get(j) as usize;
-            let base = ((j * stride + r) * 2 + f as usize) * stride;
-            rank += self.less[base + x];
-            match self.spec.step(j, f, x) {
-                Some(nf) => f = nf,
-                None => return self.extra_rank(b, n),
+        let mut j = 0;
+        for (rule, pits) in [(self.spec.own, 0..m), (self.spec.opp, m..2 * m - 1)] {
+            let mut f = rule.initially_met();
+            for _ in pits {
+                let x = b.get(j) as usize;
+                rank += self.less[((j * stride + r) * 2 + f as usize) * stride + x];
+                f = rule.met_after(f, x);
+                r -= x;
+                j += 1;
             }
-            r -= x;
+            if j == 2 * m - 1 {
+                // The last pit holds what is left; it adds nothing to the rank.
+                f = rule.met_after(f, r);
+            }
+            if !f {
+                return self.extra_rank(b, n);
+            }
         }
         Some(rank)
     }

@@ -245,6 +245,7 @@ impl Rules {
         (Board(v), s.last, s.stored)
     }
 
+    #[inline]
     fn awari_node(&self, b: Board) -> Node {
         let m = self.m;
         let own = b.own(m);
@@ -377,6 +378,7 @@ impl Rules {
         (mask, cap)
     }
 
+    #[inline]
     fn kalah_node(&self, b: Board) -> Node {
         let m = self.m;
         let own = b.own(m);
@@ -462,8 +464,10 @@ impl Rules {
             }
             let path = &self.paths[o];
             let mut q = after;
+            let mut step = 0;
             for k in 1..=self.max_seeds {
-                let pos = path[(k - 1) % path.len()];
+                let pos = path[step];
+                step = if step + 1 == path.len() { 0 } else { step + 1 };
                 // A seed in the store, or a pit that never held it: no longer quiet or possible.
                 // (The origin is last on a Kalah path and empty, so it stops there too.)
                 if pos == STORE || q.get(pos as usize) == 0 {

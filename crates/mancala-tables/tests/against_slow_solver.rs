@@ -1,0 +1,136 @@
+//! The parallel retrograde builder against the slow, independent threshold-attractor solver
+//! (`tests/slow_solver`), on every indexed position of every tier up to 10 seeds, for every
+//! preset and rule option.
+
+mod slow_solver;
+
+use mancala_index::Indexer;
+use mancala_rules::{GrandSlam, Options, Preset, Rules, Variant};
+use mancala_tables::{build, BuildOptions, Tables};
+
+fn check(preset: Preset, opts: Options, max: usize) {
+    let rules = Rules::new(Variant::new(preset, opts).unwrap());
+    let key = rules.variant().key();
+    let dir = std::env::temp_dir().join(format!("mancala-slow-{}-{key}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    build(
+        &rules,
+        &BuildOptions {
+            dir: dir.clone(),
+            max_seeds: max,
+            compress: false,
+        },
+        &(),
+    )
+    .unwrap();
+    let slow = slow_solver::slow_values(&rules, max);
+    let tables = Tables::open(&dir, &rules, max, true).unwrap();
+    let ix = Indexer::new(&rules, max).unwrap();
+    let mut checked = 0u64;
+    for n in 0..=max {
+        for b in ix.walk(n) {
+            let fast = tables.probe(b).unwrap().expect("indexed") as i32;
+            let want = slow[&b];
+            assert_eq!(fast, want, "{key}: position {:?}", b.pits(2 * rules.pits()));
+            checked += 1;
+        }
+    }
+    assert!(checked > 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn size(pits: u32, seeds: u32) -> Options {
+    Options {
+        pits: Some(pits),
+        seeds: Some(seeds),
+        ..Options::default()
+    }
+}
+
+#[test]
+fn awari_agrees_up_to_10_seeds() {
+    check(Preset::Awari, Options::default(), 10);
+}
+
+#[test]
+fn oware_agrees_up_to_10_seeds() {
+    check(Preset::Oware, Options::default(), 10);
+}
+
+#[test]
+fn wari_agrees_up_to_10_seeds() {
+    check(Preset::Wari, Options::default(), 10);
+}
+
+#[test]
+fn kalah_agrees_up_to_10_seeds() {
+    check(Preset::Kalah, Options::default(), 10);
+    check(
+        Preset::Kalah,
+        Options {
+            empty_capture: true,
+            ..Options::default()
+        },
+        10,
+    );
+}
+
+#[test]
+fn mancala_agrees_up_to_10_seeds() {
+    check(Preset::Mancala, Options::default(), 10);
+    check(
+        Preset::Mancala,
+        Options {
+            empty_capture: true,
+            ..Options::default()
+        },
+        10,
+    );
+}
+
+/// Every grand-slam treatment, and small boards of every preset, where cycles and forced
+/// grand slams are frequent.
+#[test]
+fn every_rule_option_agrees_on_small_boards() {
+    for gs in [
+        GrandSlam::Forbidden,
+        GrandSlam::NoCapture,
+        GrandSlam::TakeAll,
+        GrandSlam::VictimTakesRest,
+        GrandSlam::SpareLast,
+        GrandSlam::SpareFirst,
+        GrandSlam::ExtraMove,
+    ] {
+        check(
+            Preset::Wari,
+            Options {
+                grand_slam: Some(gs),
+                ..size(3, 2)
+            },
+            12,
+        );
+        check(
+            Preset::Wari,
+            Options {
+                grand_slam: Some(gs),
+                ..size(6, 4)
+            },
+            7,
+        );
+    }
+    for (pits, seeds, max) in [(1, 8, 16), (2, 4, 16), (3, 3, 14), (4, 2, 12)] {
+        check(Preset::Awari, size(pits, seeds), max);
+        check(Preset::Oware, size(pits, seeds), max);
+    }
+    for (pits, seeds, max) in [(1, 8, 16), (2, 5, 20), (3, 4, 16), (4, 3, 14)] {
+        check(Preset::Kalah, size(pits, seeds), max);
+        check(
+            Preset::Kalah,
+            Options {
+                empty_capture: true,
+                ..size(pits, seeds)
+            },
+            max,
+        );
+    }
+}
