@@ -206,6 +206,8 @@ pub struct Indexer {
     /// than `x`: the rank contribution of pit `j`.
     less: Vec<u64>,
     sizes: Vec<u64>,
+    /// The out-of-rule position indexed at the end of each tier, if any.
+    extras: Vec<Option<Board>>,
 }
 
 impl Indexer {
@@ -242,12 +244,14 @@ impl Indexer {
             }
         }
         let sizes = wide.iter().map(|&s| s as u64).collect();
+        let extras = (0..=max).map(|n| spec.extra_in_tier(n)).collect();
         Ok(Indexer {
             spec,
             max,
             counts,
             less,
             sizes,
+            extras,
         })
     }
 
@@ -263,13 +267,6 @@ impl Indexer {
     /// Positions in tier `n`.
     pub fn size(&self, n: usize) -> u64 {
         self.sizes[n]
-    }
-
-    #[inline(always)]
-    fn less_at(&self, j: usize, r: usize, f: bool) -> &[u64] {
-        let stride = self.max + 1;
-        let base = ((j * stride + r) * 2 + f as usize) * stride;
-        &self.less[base..base + r + 1]
     }
 
     /// The rank of `b` within its tier, or `None` if it is not indexed.
@@ -307,7 +304,7 @@ impl Indexer {
     }
 
     fn extra_rank(&self, b: Board, n: usize) -> Option<u64> {
-        (self.spec.extra_in_tier(n) == Some(b)).then(|| self.sizes[n] - 1)
+        (self.extras[n] == Some(b)).then(|| self.sizes[n] - 1)
     }
 
     /// Is `b` an indexed position?
@@ -318,32 +315,35 @@ impl Indexer {
     /// The position of rank `rank` in tier `n` (`rank < size(n)`).
     pub fn unrank(&self, n: usize, mut rank: u64) -> Board {
         assert!(rank < self.sizes[n], "rank {rank} outside tier {n}");
-        if let Some(extra) = self.spec.extra_in_tier(n) {
+        if let Some(extra) = self.extras[n] {
             if rank == self.sizes[n] - 1 {
                 return extra;
             }
         }
-        let pits = 2 * self.spec.pits;
-        let mut b = Board::EMPTY;
+        let m = self.spec.pits;
+        let stride = self.max + 1;
+        let mut pits = [0u8; 16];
         let mut r = n;
-        let mut f = self.spec.own.initially_met();
-        for j in 0..pits - 1 {
-            let row = self.less_at(j, r, f);
-            // The largest x whose prefix count is <= rank; pits hold few seeds, so scan up.
-            let mut x = 0;
-            while x < r && row[x + 1] <= rank {
-                x += 1;
+        let mut j = 0;
+        for (rule, end) in [(self.spec.own, m), (self.spec.opp, 2 * m - 1)] {
+            let mut f = rule.initially_met();
+            while j < end {
+                let base = ((j * stride + r) * 2 + f as usize) * stride;
+                let row = &self.less[base..base + r + 1];
+                // The largest x whose prefix count is <= rank; pits hold few seeds, so scan up.
+                let mut x = 0;
+                while x < r && row[x + 1] <= rank {
+                    x += 1;
+                }
+                rank -= row[x];
+                pits[j] = x as u8;
+                f = rule.met_after(f, x);
+                r -= x;
+                j += 1;
             }
-            rank -= row[x];
-            b.set(j, x as u8);
-            f = self
-                .spec
-                .step(j, f, x)
-                .expect("unrank follows valid counts");
-            r -= x;
         }
-        b.set(pits - 1, r as u8);
-        b
+        pits[2 * m - 1] = r as u8;
+        Board(u128::from_le_bytes(pits))
     }
 
     /// Every position of tier `n` in rank order.
@@ -354,7 +354,7 @@ impl Indexer {
     /// The positions of tier `n` from rank `start` on, in rank order.
     pub fn walk_from(&self, n: usize, start: u64) -> Walk<'_> {
         let size = self.sizes[n];
-        let extra = self.spec.extra_in_tier(n);
+        let extra = self.extras[n];
         let regular = size - extra.is_some() as u64;
         let mut w = Walk {
             ix: self,
@@ -407,11 +407,7 @@ impl Walk<'_> {
     }
 
     fn board(&self) -> Board {
-        let mut v = 0u128;
-        for j in 0..2 * self.ix.spec.pits {
-            v |= (self.pits[j] as u128) << (8 * j);
-        }
-        Board(v)
+        Board(u128::from_le_bytes(self.pits))
     }
 
     /// Moves `pits` to the lexicographic successor among indexed positions.
