@@ -458,6 +458,7 @@ impl Rules {
         let after = p.flip(m);
         // The move fed (or did not starve) the side now to move: legal under every rule set.
         let fed = p.own(m) != 0;
+        let family = self.variant.family();
         for o in 0..m {
             if after.get(o) != 0 {
                 continue;
@@ -475,7 +476,13 @@ impl Rules {
                 }
                 q.0 -= 1u128 << (8 * pos as usize);
                 let cand = Board(q.0 | (k as u128) << (8 * o));
-                if self.quietly_reaches(cand, o, p, fed) {
+                // The last seed clearly captured nothing: `cand` sows into `after` exactly.
+                let last = after.get(pos as usize);
+                let surely_quiet = match family {
+                    Family::Awari => (pos as usize) < m || (last != 2 && last != 3),
+                    Family::Kalah => last != 1,
+                };
+                if (surely_quiet && fed) || self.quietly_reaches(cand, o, p, fed) {
                     out.push(cand);
                 }
             }

@@ -1,7 +1,7 @@
 //! Building every tier up to a seed count, in order, resuming where a previous run stopped.
 
 use crate::set::peak_rss_mb;
-use crate::solve::{solve_tier, Progress};
+use crate::solve::{solve_tier, LowerTiers, Progress};
 use crate::table::{tier_path, write_table, Table};
 use crate::TableError;
 use mancala_index::Indexer;
@@ -52,6 +52,21 @@ impl Progress for Forward<'_> {
     }
 }
 
+/// The finished tiers, as the solver reads them.
+struct Lower<'a>(&'a [Table]);
+
+impl LowerTiers for Lower<'_> {
+    #[inline]
+    fn value(&self, tier: usize, rank: u64) -> i8 {
+        self.0[tier].get_raw(rank)
+    }
+
+    #[inline]
+    fn prefetch(&self, tier: usize, rank: u64) {
+        self.0[tier].prefetch(rank)
+    }
+}
+
 /// Builds every tier `0..=opts.max_seeds` that is not already present and valid.
 pub fn build(
     rules: &Rules,
@@ -97,14 +112,7 @@ pub fn build(
         }
         let started = Instant::now();
         obs.tier_started(n, size, 2 * size);
-        let lower = |b: mancala_rules::Board| -> i8 {
-            let t = b.total() as usize;
-            let r = ix
-                .rank(b)
-                .unwrap_or_else(|| panic!("child {b:?} of tier {n} is not indexed"));
-            tables[t].get_raw(r)
-        };
-        let values = solve_tier(rules, &ix, n, lower, &Forward(obs));
+        let values = solve_tier(rules, &ix, n, &Lower(&tables), &Forward(obs));
         let bytes = write_table(&path, &key, n, &values, opts.compress)?;
         drop(values);
         let report = TierReport {

@@ -13,7 +13,7 @@ mod verify;
 
 pub use build::{build, pack, BuildObserver, BuildOptions, TierReport};
 pub use set::{peak_rss_mb, Tables};
-pub use solve::{solve_tier, Progress};
+pub use solve::{solve_tier, LowerTiers, Progress};
 pub use table::{tier_path, write_table, Table};
 pub use verify::{verify, VerifyReport};
 
@@ -61,4 +61,16 @@ impl TableError {
             source,
         }
     }
+}
+
+/// Hints the CPU to fetch the cache line holding `x`.
+#[inline(always)]
+pub(crate) fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch never faults and has no visible effect; SSE is part of x86_64.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch(x as *const T as *const i8, std::arch::x86_64::_MM_HINT_T0);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
 }

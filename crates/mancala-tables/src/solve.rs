@@ -15,6 +15,7 @@
 //! Memory: one byte of value (the best exit until decided) and one of state per position. The
 //! values are unique, so the result does not depend on the thread count or on timing.
 
+use crate::prefetch;
 use mancala_index::Indexer;
 use mancala_rules::{Board, Next, Node, Rules};
 use rayon::prelude::*;
@@ -38,18 +39,22 @@ impl Progress for () {
     fn advance(&self, _: u64) {}
 }
 
-/// Solves tier `n`. `lower(b)` must return the final value of any position `b` with fewer
-/// seeds. Returns one signed byte per rank.
-pub fn solve_tier<F>(
+/// The final values of the tiers below the one being solved, by tier and rank.
+pub trait LowerTiers: Sync {
+    fn value(&self, tier: usize, rank: u64) -> i8;
+    /// Starts fetching a value that will be read soon.
+    fn prefetch(&self, _tier: usize, _rank: u64) {}
+}
+
+/// Solves tier `n`, given the final values of every lower tier. Returns one signed byte per
+/// rank.
+pub fn solve_tier<L: LowerTiers>(
     rules: &Rules,
     ix: &Indexer,
     n: usize,
-    lower: F,
+    lower: &L,
     progress: &dyn Progress,
-) -> Vec<u8>
-where
-    F: Fn(Board) -> i8 + Sync,
-{
+) -> Vec<u8> {
     assert!(n <= 126, "tiers above 126 seeds do not fit a signed byte");
     let size = ix.size(n);
     let values: Vec<AtomicU8> = atomic_vec(size as usize);
@@ -68,11 +73,24 @@ where
     let chunks: Vec<u64> = (0..size).step_by(CHUNK as usize).collect();
     chunks.par_iter().for_each(|&start| {
         let len = CHUNK.min(size - start);
-        for (i, b) in ix.walk_from(n, start).take(len as usize).enumerate() {
-            let (exit, quiet) = exits(rules, b, n, &lower);
-            let r = (start as usize) + i;
-            values[r].store(exit as u8, Relaxed);
-            state[r].store(quiet, Relaxed);
+        let mut exits = Exits::default();
+        let mut walk = ix.walk_from(n, start);
+        let mut done = 0;
+        while done < len {
+            // A batch of positions: gather the lower-tier probes and prefetch them, then read.
+            let batch = EXIT_BATCH.min(len - done);
+            exits.clear();
+            for _ in 0..batch {
+                let b = walk.next().expect("rank inside the tier");
+                exits.add(rules, ix, b, n, lower);
+            }
+            exits.resolve(lower);
+            let first = (start + done) as usize;
+            for (i, &(exit, quiet)) in exits.positions.iter().enumerate() {
+                values[first + i].store(exit as u8, Relaxed);
+                state[first + i].store(quiet, Relaxed);
+            }
+            done += batch;
         }
         progress.advance(len);
     });
@@ -115,30 +133,77 @@ where
         .collect()
 }
 
-/// The best value among moves that leave the tier (or end the game), and the number of quiet
-/// moves. A terminal position's value is its only exit.
-fn exits<F: Fn(Board) -> i8>(rules: &Rules, b: Board, n: usize, lower: &F) -> (i8, u8) {
-    match rules.node(b) {
-        Node::Terminal { mover, opp } => (mover as i8 - opp as i8, 0),
-        Node::Moves(kids) => {
-            let mut best = NO_EXIT as i32;
-            let mut quiet = 0u8;
-            for c in &kids {
-                let v = match c.next {
-                    Next::Over => c.value(0),
-                    Next::Opponent if c.gain == 0 && c.opp_gain == 0 => {
-                        debug_assert_eq!(c.board.total() as usize, n);
-                        quiet += 1;
-                        continue;
+/// Positions whose exits are computed together, so their lower-tier probes overlap.
+const EXIT_BATCH: u64 = 32;
+
+/// For a batch of positions: the best value among moves that leave the tier (or end the game)
+/// and the number of quiet moves. A terminal position's value is its only exit.
+#[derive(Default)]
+struct Exits {
+    /// (best exit so far, quiet moves) per position of the batch.
+    positions: Vec<(i8, u8)>,
+    /// Exits into lower tiers, waiting for their values.
+    probes: Vec<Probe>,
+}
+
+struct Probe {
+    /// Index into `positions`.
+    at: u32,
+    tier: u32,
+    rank: u64,
+    /// The move's value is `gain + sign * v(child)`.
+    gain: i32,
+    sign: i32,
+}
+
+impl Exits {
+    fn clear(&mut self) {
+        self.positions.clear();
+        self.probes.clear();
+    }
+
+    fn add<L: LowerTiers>(&mut self, rules: &Rules, ix: &Indexer, b: Board, n: usize, lower: &L) {
+        let at = self.positions.len() as u32;
+        let entry = match rules.node(b) {
+            Node::Terminal { mover, opp } => (mover as i8 - opp as i8, 0),
+            Node::Moves(kids) => {
+                let mut best = NO_EXIT as i32;
+                let mut quiet = 0u8;
+                for c in &kids {
+                    match c.next {
+                        Next::Over => best = best.max(c.value(0)),
+                        Next::Opponent if c.gain == 0 && c.opp_gain == 0 => {
+                            debug_assert_eq!(c.board.total() as usize, n);
+                            quiet += 1;
+                        }
+                        _ => {
+                            let tier = c.board.total() as usize;
+                            debug_assert!(tier < n);
+                            let rank = ix.rank(c.board).unwrap_or_else(|| {
+                                panic!("child {:?} of tier {n} is not indexed", c.board)
+                            });
+                            lower.prefetch(tier, rank);
+                            self.probes.push(Probe {
+                                at,
+                                tier: tier as u32,
+                                rank,
+                                gain: c.value(0),
+                                sign: if c.next == Next::Mover { 1 } else { -1 },
+                            });
+                        }
                     }
-                    _ => {
-                        debug_assert!((c.board.total() as usize) < n);
-                        c.value(lower(c.board) as i32)
-                    }
-                };
-                best = best.max(v);
+                }
+                (best.max(NO_EXIT as i32) as i8, quiet)
             }
-            (best as i8, quiet)
+        };
+        self.positions.push(entry);
+    }
+
+    fn resolve<L: LowerTiers>(&mut self, lower: &L) {
+        for p in &self.probes {
+            let v = p.gain + p.sign * lower.value(p.tier as usize, p.rank) as i32;
+            let e = &mut self.positions[p.at as usize].0;
+            *e = (*e as i32).max(v) as i8;
         }
     }
 }
@@ -310,18 +375,6 @@ const WALK_GAP: u64 = 12;
 
 /// Predecessor updates gathered before touching memory.
 const BATCH: usize = 64;
-
-/// Hints the CPU to fetch the cache line holding `x`.
-#[inline(always)]
-fn prefetch<T>(x: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch never faults and has no visible effect; SSE is part of x86_64.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch(x as *const T as *const i8, std::arch::x86_64::_MM_HINT_T0);
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = x;
-}
 
 /// Does any byte of `x` equal zero?
 #[inline(always)]

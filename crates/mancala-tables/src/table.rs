@@ -137,6 +137,16 @@ impl Table {
         }
     }
 
+    /// Starts fetching the value of `rank` (raw or loaded tables).
+    #[inline(always)]
+    pub fn prefetch(&self, rank: u64) {
+        match &self.data {
+            Data::Mapped(m) => crate::prefetch(&m[HEADER_LEN + rank as usize]),
+            Data::Owned(v) => crate::prefetch(&v[rank as usize]),
+            Data::Blocks(_) => {}
+        }
+    }
+
     fn block(&self, payload: &[u8], i: usize) -> Result<Vec<u8>, TableError> {
         let blocks = format::blocks_for(self.header.entries);
         let corrupt = |why: &str| TableError::Corrupt {
