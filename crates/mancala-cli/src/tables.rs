@@ -51,7 +51,8 @@ pub struct BuildCmd {
 struct Display {
     json: bool,
     quiet: bool,
-    bar: Mutex<Option<ProgressBar>>,
+    /// The current tier's bar, its total work units and the units done.
+    bar: Mutex<Option<(ProgressBar, u64, u64)>>,
 }
 
 impl BuildObserver for Display {
@@ -59,22 +60,24 @@ impl BuildObserver for Display {
         if self.quiet || positions < 1_000_000 {
             return;
         }
-        let bar = ProgressBar::new(work);
+        // The bar counts positions; the solver reports work units (two passes' worth).
+        let bar = ProgressBar::new(positions);
         bar.set_style(
             ProgressStyle::with_template(
-                "tier {prefix:>3} [{bar:30}] {percent:>3}% {msg} elapsed {elapsed_precise} ETA {eta}",
+                "tier {prefix:>3} [{bar:30}] {percent:>3}% {human_pos}/{human_len} positions, {per_sec}, ETA {eta}",
             )
             .expect("valid template")
             .progress_chars("=> "),
         );
         bar.set_prefix(seeds.to_string());
-        bar.set_message(format!("{} positions", group(positions as u128)));
-        *self.bar.lock().unwrap() = Some(bar);
+        *self.bar.lock().unwrap() = Some((bar, work.max(1), 0));
     }
 
     fn progress(&self, units: u64) {
-        if let Some(b) = self.bar.lock().unwrap().as_ref() {
-            b.inc(units);
+        if let Some((bar, work, done)) = self.bar.lock().unwrap().as_mut() {
+            *done += units;
+            let len = bar.length().unwrap_or(0);
+            bar.set_position((*done as u128 * len as u128 / *work as u128) as u64);
         }
     }
 
@@ -83,8 +86,8 @@ impl BuildObserver for Display {
     }
 
     fn tier_finished(&self, r: &TierReport) {
-        if let Some(b) = self.bar.lock().unwrap().take() {
-            b.finish_and_clear();
+        if let Some((bar, _, _)) = self.bar.lock().unwrap().take() {
+            bar.finish_and_clear();
         }
         let rate = if r.seconds > 0.0 {
             r.positions as f64 / r.seconds

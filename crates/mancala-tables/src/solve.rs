@@ -29,6 +29,8 @@ const DECIDED: u8 = 0x80;
 const NO_EXIT: i8 = i8::MIN;
 /// Positions a parallel task scans at once.
 const CHUNK: u64 = 1 << 15;
+/// Chunks seeded together before propagating (64 Mi positions).
+const GROUP_CHUNKS: usize = 2048;
 
 /// Progress reports: `done` of `total` work units.
 pub trait Progress: Sync {
@@ -54,6 +56,17 @@ pub fn solve_tier<L: LowerTiers>(
     n: usize,
     lower: &L,
     progress: &dyn Progress,
+) -> Vec<u8> {
+    solve_tier_grouped(rules, ix, n, lower, progress, GROUP_CHUNKS)
+}
+
+fn solve_tier_grouped<L: LowerTiers>(
+    rules: &Rules,
+    ix: &Indexer,
+    n: usize,
+    lower: &L,
+    progress: &dyn Progress,
+    group_chunks: usize,
 ) -> Vec<u8> {
     assert!(n <= 126, "tiers above 126 seeds do not fit a signed byte");
     let size = ix.size(n);
@@ -100,13 +113,18 @@ pub fn solve_tier<L: LowerTiers>(
     // Phase 2: thresholds from high to low.
     let per_threshold = size / n.max(1) as u64;
     for t in (1..=n as i8).rev() {
-        let c = std::time::Instant::now();
-        let (mut wins, mut losses) = ctx.seed(t, &chunks, size);
-        seeding += c.elapsed();
-        seeded += wins.len() + losses.len();
-        while !wins.is_empty() || !losses.is_empty() {
-            rounds += 1;
-            (wins, losses) = ctx.propagate(t, &wins, &losses);
+        // Seeds are taken a group of chunks at a time and propagated to closure before the
+        // next group, which bounds the frontier's memory on big tiers. The sets are least
+        // fixpoints, so the order in which their members are found does not change them.
+        for group in chunks.chunks(group_chunks) {
+            let c = std::time::Instant::now();
+            let (mut wins, mut losses) = ctx.seed(t, group, size);
+            seeding += c.elapsed();
+            seeded += wins.len() + losses.len();
+            while !wins.is_empty() || !losses.is_empty() {
+                rounds += 1;
+                (wins, losses) = ctx.propagate(t, &wins, &losses);
+            }
         }
         progress.advance(per_threshold);
     }
@@ -389,4 +407,34 @@ fn atomic_vec(n: usize) -> Vec<AtomicU8> {
     // SAFETY: AtomicU8 has the same size, alignment and bit validity as u8, and the buffer's
     // ownership moves to the new vector unchanged.
     unsafe { Vec::from_raw_parts(v.as_mut_ptr() as *mut AtomicU8, v.len(), v.capacity()) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mancala_rules::{Preset, Variant};
+
+    struct Memory(Vec<Vec<u8>>);
+    impl LowerTiers for Memory {
+        fn value(&self, tier: usize, rank: u64) -> i8 {
+            self.0[tier][rank as usize] as i8
+        }
+    }
+
+    /// Seeding a chunk at a time (many groups) gives the same values as seeding all at once.
+    #[test]
+    fn seed_groups_do_not_change_values() {
+        for preset in [Preset::Awari, Preset::Oware] {
+            let rules = Rules::new(Variant::preset(preset));
+            let ix = Indexer::new(&rules, 12).unwrap();
+            let mut lower = Memory(Vec::new());
+            for n in 0..=12 {
+                let all = solve_tier_grouped(&rules, &ix, n, &lower, &(), usize::MAX);
+                let one = solve_tier_grouped(&rules, &ix, n, &lower, &(), 1);
+                assert_eq!(all, one, "{preset} tier {n}");
+                lower.0.push(all);
+            }
+            assert!(ix.size(12) > 10 * CHUNK, "tier 12 spans many chunks");
+        }
+    }
 }
