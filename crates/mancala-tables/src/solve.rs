@@ -251,7 +251,7 @@ impl Ctx<'_> {
     /// Each task scans its own chunk, eight exit bytes at a time, and is the only writer of it
     /// while seeding; the boards of the few matches come from a walk that steps forward when
     /// the next match is close and unranks otherwise.
-    fn seed(&self, t: i8, chunks: &[u64], size: u64) -> (Vec<Board>, Vec<Board>) {
+    fn seed(&self, t: i8, chunks: &[u64], size: u64) -> Frontier {
         let hi = u64::from_ne_bytes([t as u8; 8]);
         let lo = u64::from_ne_bytes([(-t) as u8; 8]);
         chunks
@@ -305,14 +305,7 @@ impl Ctx<'_> {
                 }
                 (w, l)
             })
-            .reduce(
-                || (Vec::new(), Vec::new()),
-                |(mut w, mut l), (w2, l2)| {
-                    w.extend(w2);
-                    l.extend(l2);
-                    (w, l)
-                },
-            )
+            .reduce(|| (Vec::new(), Vec::new()), merge)
     }
 
     /// One breadth-first step: the predecessors of newly decided positions.
@@ -320,7 +313,7 @@ impl Ctx<'_> {
     /// Predecessors land anywhere in a tier far bigger than the caches, so their ranks are
     /// gathered in batches and prefetched before the state bytes are updated: the misses then
     /// overlap instead of stalling one by one.
-    fn propagate(&self, t: i8, wins: &[Board], losses: &[Board]) -> (Vec<Board>, Vec<Board>) {
+    fn propagate(&self, t: i8, wins: &[Board], losses: &[Board]) -> Frontier {
         let run = |items: &[Board], won: bool| {
             items
                 .par_chunks(1024)
@@ -344,20 +337,9 @@ impl Ctx<'_> {
                     self.update(t, won, &batch, &mut w, &mut l);
                     (w, l)
                 })
-                .reduce(
-                    || (Vec::new(), Vec::new()),
-                    |(mut w, mut l), (w2, l2)| {
-                        w.extend(w2);
-                        l.extend(l2);
-                        (w, l)
-                    },
-                )
+                .reduce(|| (Vec::new(), Vec::new()), merge)
         };
-        let (mut w1, mut l1) = run(wins, true);
-        let (w2, l2) = run(losses, false);
-        w1.extend(w2);
-        l1.extend(l2);
-        (w1, l1)
+        merge(run(wins, true), run(losses, false))
     }
 
     /// Applies a batch of predecessor updates: a child entered `W_t` (`won`) or `L_t`.
@@ -393,6 +375,15 @@ const WALK_GAP: u64 = 12;
 
 /// Predecessor updates gathered before touching memory.
 const BATCH: usize = 64;
+
+/// Newly decided winners and losers.
+type Frontier = (Vec<Board>, Vec<Board>);
+
+fn merge((mut w, mut l): Frontier, (w2, l2): Frontier) -> Frontier {
+    w.extend(w2);
+    l.extend(l2);
+    (w, l)
+}
 
 /// Does any byte of `x` equal zero?
 #[inline(always)]
