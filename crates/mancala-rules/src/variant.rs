@@ -326,13 +326,16 @@ impl Variant {
     }
 
     /// The name of the table folder: the preset and every option that changes a value.
-    /// `kalah` and `mancala` share one rule set, so they share tables (`kalah-6x4`).
+    ///
+    /// Kalah-type values do not depend on the seeds the game started with, so `kalah` and
+    /// `mancala` of every seed count share one set (`kalah-6p`). Awari-type sets keep the seed
+    /// count: the start position is indexed in the top tier, and the tier just below it is
+    /// unreachable (`awari-6x4`).
     pub fn key(&self) -> String {
-        let base = match self.family() {
-            Family::Kalah => "kalah",
-            Family::Awari => self.preset.name(),
+        let mut k = match self.family() {
+            Family::Kalah => format!("kalah-{}p", self.pits),
+            Family::Awari => format!("{}-{}x{}", self.preset.name(), self.pits, self.seeds),
         };
-        let mut k = format!("{base}-{}x{}", self.pits, self.seeds);
         if self.empty_capture {
             k.push_str("-empty");
         }

@@ -717,9 +717,21 @@ fn mancala_is_kalah_with_4_seeds() {
     assert_eq!((v.pits, v.seeds), (6, 4));
     assert_eq!(v.total_seeds(), 48);
     assert!(!v.empty_capture);
-    assert_eq!(v.key(), "kalah-6x4");
+    assert_eq!(v.key(), "kalah-6p");
     let k = Variant::preset(Preset::Kalah);
     assert_eq!((k.pits, k.seeds), (6, 6));
+    // Kalah-type values do not depend on the starting seeds: every seed count shares tables.
+    assert_eq!(k.key(), "kalah-6p");
+    let empty = Options {
+        empty_capture: true,
+        pits: Some(4),
+        ..Options::default()
+    };
+    assert_eq!(
+        rules_with(Preset::Kalah, empty).variant().key(),
+        "kalah-4p-empty"
+    );
+    assert_eq!(Variant::preset(Preset::Awari).key(), "awari-6x4");
 
     for empty_capture in [false, true] {
         let opts = Options {
