@@ -9,37 +9,21 @@
 //!   in the published count.
 //! - Kalah type: both rows hold seeds (otherwise the game is already over).
 //!
-//! Ranks are lexicographic over the pits in mover-relative order, pit 0 most significant, so
-//! positions that share a long prefix get close ranks. Counting is a small dynamic programme over
-//! (pit, seeds left, "this row's rule is met so far"); ranking adds one precomputed prefix count
-//! per pit, and the walk steps to the lexicographic successor, usually in O(1).
+//! Positions are ordered by the seeds `a` on the mover's row, then by the mover's row, then by
+//! the opponent's row (each row lexicographic, pit 0 most significant, see [`Rows`]):
+//!
+//! `rank = base[n][a] + rank_own(own row) * count_opp(n - a) + rank_opp(opp row)`.
+//!
+//! So a rank is two short independent chains of table lookups, and a solver that already
+//! knows the ranks of both rows (because it moves whole rows through precomputed tables)
+//! gets a position's rank with one multiply-add. All positions with the same row to move are
+//! contiguous, and the walk usually steps only the opponent's row.
 
-use mancala_rules::{Board, Family, Rules};
+mod rows;
 
-/// What a row must satisfy for a position to be indexed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RowRule {
-    Any,
-    /// At least one pit is empty.
-    HasEmptyPit,
-    /// At least one seed.
-    NonEmpty,
-}
+pub use rows::{RowRule, Rows};
 
-impl RowRule {
-    fn initially_met(self) -> bool {
-        self == RowRule::Any
-    }
-
-    #[inline(always)]
-    fn met_after(self, met: bool, seeds: usize) -> bool {
-        met || match self {
-            RowRule::Any => true,
-            RowRule::HasEmptyPit => seeds == 0,
-            RowRule::NonEmpty => seeds > 0,
-        }
-    }
-}
+use mancala_rules::{byte_sum, Board, Family, Rules};
 
 /// Errors from building an index.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -65,16 +49,13 @@ impl Spec {
     pub fn for_rules(rules: &Rules) -> Spec {
         let m = rules.pits();
         match rules.variant().family() {
-            Family::Awari => {
-                let start = rules.start();
-                Spec {
-                    pits: m,
-                    own: RowRule::Any,
-                    opp: RowRule::HasEmptyPit,
-                    extra: Some(start),
-                    unreachable_tier: rules.max_seeds().checked_sub(1),
-                }
-            }
+            Family::Awari => Spec {
+                pits: m,
+                own: RowRule::Any,
+                opp: RowRule::HasEmptyPit,
+                extra: Some(rules.start()),
+                unreachable_tier: rules.max_seeds().checked_sub(1),
+            },
             Family::Kalah => Spec {
                 pits: m,
                 own: RowRule::NonEmpty,
@@ -85,40 +66,10 @@ impl Spec {
         }
     }
 
-    fn rule(&self, pit: usize) -> RowRule {
-        if pit < self.pits {
-            self.own
-        } else {
-            self.opp
-        }
-    }
-
-    /// The flag after putting `x` seeds in pit `j`, or `None` if the row just completed
-    /// breaks its rule.
-    #[inline(always)]
-    fn step(&self, j: usize, met: bool, x: usize) -> Option<bool> {
-        let met = self.rule(j).met_after(met, x);
-        if j + 1 == self.pits || j + 1 == 2 * self.pits {
-            if !met {
-                return None;
-            }
-            if j + 1 == self.pits {
-                return Some(self.opp.initially_met());
-            }
-        }
-        Some(met)
-    }
-
     /// Does `b` (pits beyond `2m` empty) satisfy the row rules?
     pub fn rows_ok(&self, b: Board) -> bool {
-        let mut met = self.own.initially_met();
-        for j in 0..2 * self.pits {
-            match self.step(j, met, b.get(j) as usize) {
-                Some(f) => met = f,
-                None => return false,
-            }
-        }
-        true
+        let m = self.pits;
+        row_ok(self.own, b.own(m), m) && row_ok(self.opp, b.opp(m), m)
     }
 
     fn extra_in_tier(&self, n: usize) -> Option<Board> {
@@ -128,72 +79,25 @@ impl Spec {
 
     /// Exact tier sizes `0..=max` (with 128-bit counts, so any board can be listed).
     pub fn tier_sizes(&self, max: usize) -> Vec<u128> {
-        let table = CountTable::<u128>::new(self, max);
+        let own = rows::wide_counts(self.pits, self.own, max);
+        let opp = rows::wide_counts(self.pits, self.opp, max);
         (0..=max)
             .map(|n| {
                 if self.unreachable_tier == Some(n) {
-                    0
-                } else {
-                    table.get(0, n, self.own.initially_met())
-                        + self.extra_in_tier(n).is_some() as u128
+                    return 0;
                 }
+                let regular: u128 = (0..=n).map(|a| own[a] * opp[n - a]).sum();
+                regular + self.extra_in_tier(n).is_some() as u128
             })
             .collect()
     }
 }
 
-/// `count(j, r, met)`: the completions of pits `j..2m` holding exactly `r` seeds.
-struct CountTable<T> {
-    max: usize,
-    data: Vec<T>,
-}
-
-trait Count: Copy + Default + std::ops::Add<Output = Self> {
-    fn one() -> Self;
-}
-impl Count for u128 {
-    fn one() -> Self {
-        1
-    }
-}
-impl Count for u64 {
-    fn one() -> Self {
-        1
-    }
-}
-
-impl<T: Count> CountTable<T> {
-    fn new(spec: &Spec, max: usize) -> Self {
-        let pits = 2 * spec.pits;
-        let mut t = CountTable {
-            max,
-            data: vec![T::default(); (pits + 1) * (max + 1) * 2],
-        };
-        // After the last pit: one way if every seed was placed (the rule was checked on the
-        // step into it).
-        let at = |j: usize, r: usize, f: bool| (j * (max + 1) + r) * 2 + f as usize;
-        for f in [false, true] {
-            t.data[at(pits, 0, f)] = T::one();
-        }
-        for j in (0..pits).rev() {
-            for r in 0..=max {
-                for f in [false, true] {
-                    let mut sum = T::default();
-                    for x in 0..=r {
-                        if let Some(nf) = spec.step(j, f, x) {
-                            sum = sum + t.data[at(j + 1, r - x, nf)];
-                        }
-                    }
-                    t.data[at(j, r, f)] = sum;
-                }
-            }
-        }
-        t
-    }
-
-    #[inline(always)]
-    fn get(&self, j: usize, r: usize, f: bool) -> T {
-        self.data[(j * (self.max + 1) + r) * 2 + f as usize]
+fn row_ok(rule: RowRule, row: u64, m: usize) -> bool {
+    match rule {
+        RowRule::Any => true,
+        RowRule::NonEmpty => row != 0,
+        RowRule::HasEmptyPit => (0..m).any(|j| (row >> (8 * j)) & 0xff == 0),
     }
 }
 
@@ -201,13 +105,17 @@ impl<T: Count> CountTable<T> {
 pub struct Indexer {
     spec: Spec,
     max: usize,
-    counts: CountTable<u64>,
-    /// `less[j][r][f][x]`: completions of pits `j..` with `r` seeds where pit `j` holds fewer
-    /// than `x`: the rank contribution of pit `j`.
-    less: Vec<u64>,
+    own: Rows,
+    opp: Rows,
+    /// `base[n * (max + 2) + a]`: the first rank of tier `n` whose mover's row holds `a` seeds;
+    /// `a = n + 1` gives the number of regular positions.
+    base: Vec<u64>,
     sizes: Vec<u64>,
     /// The out-of-rule position indexed at the end of each tier, if any.
     extras: Vec<Option<Board>>,
+    /// The low `8 * pits` bits, and that many bits: a row's place in a board.
+    row_mask: u64,
+    row_bits: u32,
 }
 
 impl Indexer {
@@ -225,21 +133,15 @@ impl Indexer {
         {
             return Err(IndexError::TooLarge { tier, size });
         }
-        let counts = CountTable::<u64>::new(&spec, max);
-        let pits = 2 * spec.pits;
-        let stride = max + 1;
-        let mut less = vec![0u64; pits * stride * 2 * stride];
-        for j in 0..pits {
-            for r in 0..=max {
-                for f in [false, true] {
-                    let base = ((j * stride + r) * 2 + f as usize) * stride;
-                    let mut acc = 0u64;
-                    for x in 0..=r {
-                        less[base + x] = acc;
-                        if let Some(nf) = spec.step(j, f, x) {
-                            acc += counts.get(j + 1, r - x, nf);
-                        }
-                    }
+        let own = Rows::new(spec.pits, spec.own, max);
+        let opp = Rows::new(spec.pits, spec.opp, max);
+        let mut base = vec![0u64; (max + 1) * (max + 2)];
+        for n in 0..=max {
+            let mut acc = 0u64;
+            for a in 0..=n + 1 {
+                base[n * (max + 2) + a] = acc;
+                if a <= n {
+                    acc += own.count(a) * opp.count(n - a);
                 }
             }
         }
@@ -248,10 +150,13 @@ impl Indexer {
         Ok(Indexer {
             spec,
             max,
-            counts,
-            less,
+            own,
+            opp,
+            base,
             sizes,
             extras,
+            row_mask: u64::MAX >> (64 - 8 * spec.pits),
+            row_bits: 8 * spec.pits as u32,
         })
     }
 
@@ -269,42 +174,51 @@ impl Indexer {
         self.sizes[n]
     }
 
+    /// The rows of the side to move.
+    pub fn own_rows(&self) -> &Rows {
+        &self.own
+    }
+
+    /// The rows of the side that just moved.
+    pub fn opp_rows(&self) -> &Rows {
+        &self.opp
+    }
+
+    /// The first rank of tier `n` whose mover's row holds `a` seeds (`a <= n + 1`).
+    #[inline(always)]
+    pub fn base(&self, n: usize, a: usize) -> u64 {
+        self.base[n * (self.max + 2) + a]
+    }
+
+    /// The rank of the position with mover's row of rank `own` (holding `a` seeds) and
+    /// opponent's row of rank `opp`, in tier `n`: for solvers that track row ranks.
+    #[inline(always)]
+    pub fn rank_of_rows(&self, n: usize, a: usize, own: u64, opp: u64) -> u64 {
+        self.base(n, a) + own * self.opp.count(n - a) + opp
+    }
+
     /// The rank of `b` within its tier, or `None` if it is not indexed.
     #[inline]
     pub fn rank(&self, b: Board) -> Option<u64> {
-        let n = b.total() as usize;
+        let (own, opp) = self.rows_of(b);
+        let a = byte_sum(own) as usize;
+        let n = a + byte_sum(opp) as usize;
         if n > self.max || self.sizes[n] == 0 {
             return None;
         }
-        let m = self.spec.pits;
-        let stride = self.max + 1;
-        // Row by row, with the row's rule fixed, so the loop has no data-dependent branches:
-        // every table address depends only on the board, and the loads can overlap.
-        let mut r = n;
-        let mut rank = 0u64;
-        let mut j = 0;
-        for (rule, pits) in [(self.spec.own, 0..m), (self.spec.opp, m..2 * m - 1)] {
-            let mut f = rule.initially_met();
-            for _ in pits {
-                let x = b.get(j) as usize;
-                rank += self.less[((j * stride + r) * 2 + f as usize) * stride + x];
-                f = rule.met_after(f, x);
-                r -= x;
-                j += 1;
-            }
-            if j == 2 * m - 1 {
-                // The last pit holds what is left; it adds nothing to the rank.
-                f = rule.met_after(f, r);
-            }
-            if !f {
-                return self.extra_rank(b, n);
-            }
+        match (self.own.rank_of(own, a), self.opp.rank_of(opp, n - a)) {
+            (Some(ro), Some(rp)) => Some(self.rank_of_rows(n, a, ro, rp)),
+            _ => (self.extras[n] == Some(b)).then(|| self.sizes[n] - 1),
         }
-        Some(rank)
     }
 
-    fn extra_rank(&self, b: Board, n: usize) -> Option<u64> {
-        (self.extras[n] == Some(b)).then(|| self.sizes[n] - 1)
+    /// The mover's and the opponent's rows of `b`.
+    #[inline(always)]
+    fn rows_of(&self, b: Board) -> (u64, u64) {
+        (
+            b.0 as u64 & self.row_mask,
+            (b.0 >> self.row_bits) as u64 & self.row_mask,
+        )
     }
 
     /// Is `b` an indexed position?
@@ -313,37 +227,26 @@ impl Indexer {
     }
 
     /// The position of rank `rank` in tier `n` (`rank < size(n)`).
-    pub fn unrank(&self, n: usize, mut rank: u64) -> Board {
+    pub fn unrank(&self, n: usize, rank: u64) -> Board {
         assert!(rank < self.sizes[n], "rank {rank} outside tier {n}");
         if let Some(extra) = self.extras[n] {
             if rank == self.sizes[n] - 1 {
                 return extra;
             }
         }
-        let m = self.spec.pits;
-        let stride = self.max + 1;
-        let mut pits = [0u8; 16];
-        let mut r = n;
-        let mut j = 0;
-        for (rule, end) in [(self.spec.own, m), (self.spec.opp, 2 * m - 1)] {
-            let mut f = rule.initially_met();
-            while j < end {
-                let base = ((j * stride + r) * 2 + f as usize) * stride;
-                let row = &self.less[base..base + r + 1];
-                // The largest x whose prefix count is <= rank; pits hold few seeds, so scan up.
-                let mut x = 0;
-                while x < r && row[x + 1] <= rank {
-                    x += 1;
-                }
-                rank -= row[x];
-                pits[j] = x as u8;
-                f = rule.met_after(f, x);
-                r -= x;
-                j += 1;
-            }
-        }
-        pits[2 * m - 1] = r as u8;
-        Board(u128::from_le_bytes(pits))
+        let bases = &self.base[n * (self.max + 2)..n * (self.max + 2) + n + 2];
+        // The last a whose block starts at or before `rank` (empty blocks share a start).
+        let a = bases.partition_point(|&b| b <= rank) - 1;
+        let q = rank - bases[a];
+        let per = self.opp.count(n - a);
+        let own = self.own.unrank(a, q / per);
+        let opp = self.opp.unrank(n - a, q % per);
+        self.board(own, opp)
+    }
+
+    #[inline(always)]
+    fn board(&self, own: u64, opp: u64) -> Board {
+        Board(own as u128 | (opp as u128) << self.row_bits)
     }
 
     /// Every position of tier `n` in rank order.
@@ -359,8 +262,9 @@ impl Indexer {
         let mut w = Walk {
             ix: self,
             n,
-            pits: [0; 16],
-            flags: [false; 17],
+            a: 0,
+            own: 0,
+            opp: 0,
             next_rank: start,
             started: false,
             regular,
@@ -368,11 +272,8 @@ impl Indexer {
             size,
         };
         if start < regular {
-            let b = self.unrank(n, start);
-            for j in 0..2 * self.spec.pits {
-                w.pits[j] = b.get(j);
-            }
-            w.refresh_flags(0);
+            (w.own, w.opp) = self.rows_of(self.unrank(n, start));
+            w.a = byte_sum(w.own) as usize;
         }
         w
     }
@@ -382,11 +283,12 @@ impl Indexer {
 pub struct Walk<'a> {
     ix: &'a Indexer,
     n: usize,
-    pits: [u8; 16],
-    /// `flags[j]`: the row flag before pit `j`.
-    flags: [bool; 17],
+    /// Seeds on the mover's row.
+    a: usize,
+    own: u64,
+    opp: u64,
     next_rank: u64,
-    /// The current `pits` were returned already; the next call advances first.
+    /// The current rows were returned already; the next call advances first.
     started: bool,
     regular: u64,
     extra: Option<Board>,
@@ -394,67 +296,27 @@ pub struct Walk<'a> {
 }
 
 impl Walk<'_> {
-    fn refresh_flags(&mut self, from: usize) {
-        let spec = &self.ix.spec;
-        if from == 0 {
-            self.flags[0] = spec.own.initially_met();
-        }
-        for j in from..2 * spec.pits - 1 {
-            self.flags[j + 1] = spec
-                .step(j, self.flags[j], self.pits[j] as usize)
-                .unwrap_or(false);
-        }
-    }
-
-    fn board(&self) -> Board {
-        Board(u128::from_le_bytes(self.pits))
-    }
-
-    /// Moves `pits` to the lexicographic successor among indexed positions.
+    /// Steps to the successor among regular positions: the opponent's row first, then the
+    /// mover's row, then the seed split.
+    #[inline]
     fn advance(&mut self) {
-        let spec = self.ix.spec;
-        let last = 2 * spec.pits - 1;
-        let mut suffix = self.pits[last] as usize;
-        let mut j = last;
-        while j > 0 {
-            j -= 1;
-            // The smallest larger value of pit j that the rest can still complete.
-            for more in 1..=suffix {
-                let x = self.pits[j] as usize + more;
-                if let Some(nf) = spec.step(j, self.flags[j], x) {
-                    if self.ix.counts.get(j + 1, suffix - more, nf) > 0 {
-                        self.pits[j] = x as u8;
-                        self.fill_smallest(j + 1, suffix - more, nf);
-                        return;
-                    }
-                }
-            }
-            suffix += self.pits[j] as usize;
+        let ix = self.ix;
+        if let Some(opp) = ix.opp.next(self.opp) {
+            self.opp = opp;
+            return;
         }
-        unreachable!("advance past the last position of tier {}", self.n);
-    }
-
-    /// Puts the lexicographically smallest valid completion of `r` seeds into pits `from..`.
-    fn fill_smallest(&mut self, from: usize, mut r: usize, mut f: bool) {
-        let spec = self.ix.spec;
-        let pits = 2 * spec.pits;
-        for j in from..pits {
-            self.flags[j] = f;
-            if j == pits - 1 {
-                self.pits[j] = r as u8;
-                break;
-            }
-            let mut x = 0;
-            loop {
-                if let Some(nf) = spec.step(j, f, x) {
-                    if self.ix.counts.get(j + 1, r - x, nf) > 0 {
-                        self.pits[j] = x as u8;
-                        f = nf;
-                        r -= x;
-                        break;
-                    }
-                }
-                x += 1;
+        if let Some(own) = ix.own.next(self.own) {
+            self.own = own;
+            self.opp = ix.opp.first(self.n - self.a);
+            return;
+        }
+        loop {
+            self.a += 1;
+            assert!(self.a <= self.n, "advance past the end of tier {}", self.n);
+            if ix.own.count(self.a) > 0 && ix.opp.count(self.n - self.a) > 0 {
+                self.own = ix.own.first(self.a);
+                self.opp = ix.opp.first(self.n - self.a);
+                return;
             }
         }
     }
@@ -477,7 +339,7 @@ impl Iterator for Walk<'_> {
             self.advance();
         }
         self.started = true;
-        Some(self.board())
+        Some(self.ix.board(self.own, self.opp))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {

@@ -71,10 +71,14 @@ fn check_whole_tiers(r: &Rules, max: usize) {
             assert_eq!(walk.next(), Some(b), "walk differs at rank {k} of tier {n}");
             assert!(spec.rows_ok(b) || Some(b) == spec.extra);
             if let (Some(p), true) = (prev, spec.rows_ok(b)) {
-                // Lexicographic with pit 0 most significant.
-                let pv = p.pits(2 * r.pits());
-                let bv = b.pits(2 * r.pits());
-                assert!(pv < bv, "{pv:?} !< {bv:?}");
+                // By the seeds on the mover's row, then each row lexicographically with pit 0
+                // most significant, the mover's row first.
+                let key = |b: Board| {
+                    let pits = b.pits(2 * r.pits());
+                    let own: u32 = pits[..r.pits()].iter().map(|&x| x as u32).sum();
+                    (own, pits)
+                };
+                assert!(key(p) < key(b), "{:?} !< {:?}", key(p), key(b));
             }
             prev = Some(b);
         }

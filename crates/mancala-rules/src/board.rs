@@ -81,6 +81,26 @@ impl Board {
     pub fn total(self) -> u32 {
         byte_sum(self.0 as u64) + byte_sum((self.0 >> 64) as u64)
     }
+
+    /// Bit `i` is set when pit `i` (of the first `n`) is empty.
+    #[inline(always)]
+    pub fn empty_pits(self, n: usize) -> u32 {
+        let all = zero_bytes(self.0 as u64) | zero_bytes((self.0 >> 64) as u64) << 8;
+        all & ((1u32 << n) - 1)
+    }
+}
+
+/// Bit `i` is set when byte `i` of `x` is zero.
+#[inline(always)]
+fn zero_bytes(x: u64) -> u32 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    // The high bit of each byte is set exactly when the byte is zero: adding 0x7f to the low
+    // seven bits carries into the high bit unless they are all zero, and no carry crosses a
+    // byte.
+    let high = !(((x & LOW7) + LOW7) | x) & !LOW7;
+    // Gather the eight high bits (at 8i + 7) into the top byte: bit 8i of `high >> 7` moves to
+    // 56 + i, and no two partial products meet.
+    ((high >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
 }
 
 /// Sum of the 8 bytes of a word, each at most 255.
@@ -113,6 +133,22 @@ mod tests {
         let b = Board::from_pits(&full);
         assert_eq!(b.flip(8).get(0), 9);
         assert_eq!(b.flip(8).get(15), 8);
+    }
+
+    #[test]
+    fn empty_pit_masks() {
+        for pits in [
+            vec![0u8, 1, 0, 255, 128, 0, 7, 0, 0, 3, 1, 0, 0, 0, 9, 0],
+            vec![1u8; 16],
+            vec![0u8; 16],
+            vec![128u8, 0, 1, 127, 0x80, 0x7f, 0, 2, 3, 0, 0, 1, 0, 0, 0, 200],
+        ] {
+            let b = Board::from_pits(&pits);
+            for n in 1..=16 {
+                let want: u32 = (0..n).filter(|&i| pits[i] == 0).map(|i| 1 << i).sum();
+                assert_eq!(b.empty_pits(n), want, "{pits:?} n={n}");
+            }
+        }
     }
 
     #[test]

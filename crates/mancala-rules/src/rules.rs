@@ -75,11 +75,16 @@ impl Children {
         next: Next::Over,
     };
 
-    fn new() -> Self {
+    pub fn new() -> Self {
         Children {
             items: [Self::EMPTY_CHILD; 8],
             len: 0,
         }
+    }
+
+    #[inline(always)]
+    fn clear(&mut self) {
+        self.len = 0;
     }
 
     #[inline(always)]
@@ -118,6 +123,12 @@ impl Children {
             }
         }
         self.len = n as u8;
+    }
+}
+
+impl Default for Children {
+    fn default() -> Self {
+        Children::new()
     }
 }
 
@@ -170,6 +181,9 @@ pub struct Rules {
     sowings: Vec<Sowing>,
     /// The sowing path from each origin, one full cycle (pits, or [`STORE`]).
     paths: Vec<Vec<u8>>,
+    /// One row's bits (`8 * m`) and their mask: passing the turn swaps the rows.
+    row_bits: u32,
+    row_mask: u128,
 }
 
 impl Rules {
@@ -199,6 +213,8 @@ impl Rules {
             max_seeds,
             sowings,
             paths,
+            row_bits: 8 * m as u32,
+            row_mask: (1u128 << (8 * m)) - 1,
         }
     }
 
@@ -229,9 +245,22 @@ impl Rules {
     /// The position's legal moves with their results, or how the game ends here.
     #[inline]
     pub fn node(&self, b: Board) -> Node {
+        let mut kids = Children::new();
+        match self.moves_into(b, &mut kids) {
+            Some((mover, opp)) => Node::Terminal { mover, opp },
+            None => Node::Moves(kids),
+        }
+    }
+
+    /// [`Rules::node`] for hot loops: fills `kids` with the legal moves in place (a move list
+    /// is a few hundred bytes, worth not copying), or returns `Some((mover, opp))`, each
+    /// side's share of the seeds left, when the game is over here.
+    #[inline]
+    pub fn moves_into(&self, b: Board, kids: &mut Children) -> Option<(u8, u8)> {
+        kids.clear();
         match self.variant.family() {
-            Family::Awari => self.awari_node(b),
-            Family::Kalah => self.kalah_node(b),
+            Family::Awari => self.awari_node(b, kids),
+            Family::Kalah => self.kalah_node(b, kids),
         }
     }
 
@@ -241,48 +270,50 @@ impl Rules {
     fn sow(&self, b: Board, o: usize) -> (Board, u8, u8) {
         let k = b.get(o) as usize;
         let s = self.sowings[o * (self.max_seeds + 1) + k];
-        let v = b.0 - ((k as u128) << (8 * o)) + s.add;
+        // The origin is one of the mover's pits, in the low word.
+        let v = b.0 - ((k as u64) << (8 * o)) as u128 + s.add;
         (Board(v), s.last, s.stored)
     }
 
+    /// [`Board::flip`] with the shift and mask of this board size precomputed.
+    #[inline(always)]
+    fn flip(&self, b: Board) -> Board {
+        Board(b.0 >> self.row_bits | (b.0 & self.row_mask) << self.row_bits)
+    }
+
     #[inline]
-    fn awari_node(&self, b: Board) -> Node {
+    fn awari_node(&self, b: Board, kids: &mut Children) -> Option<(u8, u8)> {
         let m = self.m;
         let own = b.own(m);
         if own == 0 {
-            return Node::Terminal {
-                mover: 0,
-                opp: b.total() as u8,
-            };
+            return Some((0, b.total() as u8));
         }
         let opp_empty = b.opp(m) == 0;
-        let mut kids = Children::new();
-        for o in 0..m {
-            if (own >> (8 * o)) & 0xff != 0 {
-                if let Some(c) = self.awari_move(b, o) {
-                    kids.push(c);
-                }
+        let mut starving = 0u32;
+        let mut pits = !b.empty_pits(m) & ((1 << m) - 1);
+        while pits != 0 {
+            let o = pits.trailing_zeros() as usize;
+            pits &= pits - 1;
+            if let Some(c) = self.awari_move(b, o) {
+                starving |= (c.starves(m) as u32) << kids.len();
+                kids.push(c);
             }
         }
-        match self.variant.starving {
-            Starving::IllegalUnlessForced => {
-                if kids.iter().any(|c| !c.starves(m)) {
-                    kids.retain(|c| !c.starves(m));
-                }
-            }
-            Starving::MustFeed => {
-                if opp_empty {
-                    kids.retain(|c| !c.starves(m));
-                }
-                if kids.is_empty() {
-                    return Node::Terminal {
-                        mover: b.total() as u8,
-                        opp: 0,
-                    };
-                }
+        if starving != 0 {
+            let all = (1u32 << kids.len()) - 1;
+            let drop = match self.variant.starving {
+                Starving::IllegalUnlessForced => starving != all,
+                Starving::MustFeed => opp_empty,
+            };
+            if drop {
+                kids.retain(|c| !c.starves(m));
             }
         }
-        Node::Moves(kids)
+        if kids.is_empty() {
+            // Must-feed with no move that feeds: the mover takes his own row.
+            return Some((b.total() as u8, 0));
+        }
+        None
     }
 
     /// One Awari-type move, or `None` if it is a forbidden grand slam (GS1).
@@ -336,7 +367,7 @@ impl Rules {
             child.gain = cap as u8;
         }
         child.board = if child.next == Next::Opponent {
-            nb.flip(m)
+            self.flip(nb)
         } else {
             nb
         };
@@ -379,23 +410,20 @@ impl Rules {
     }
 
     #[inline]
-    fn kalah_node(&self, b: Board) -> Node {
+    fn kalah_node(&self, b: Board, kids: &mut Children) -> Option<(u8, u8)> {
         let m = self.m;
         let own = b.own(m);
         let opp = b.opp(m);
         if own == 0 || opp == 0 {
-            return Node::Terminal {
-                mover: byte_sum(own) as u8,
-                opp: byte_sum(opp) as u8,
-            };
+            return Some((byte_sum(own) as u8, byte_sum(opp) as u8));
         }
-        let mut kids = Children::new();
-        for o in 0..m {
-            if (own >> (8 * o)) & 0xff != 0 {
-                kids.push(self.kalah_move(b, o));
-            }
+        let mut pits = !b.empty_pits(m) & ((1 << m) - 1);
+        while pits != 0 {
+            let o = pits.trailing_zeros() as usize;
+            pits &= pits - 1;
+            kids.push(self.kalah_move(b, o));
         }
-        Node::Moves(kids)
+        None
     }
 
     #[inline(always)]
@@ -435,7 +463,7 @@ impl Rules {
         Child {
             pit: o as u8,
             board: if next == Next::Opponent {
-                nb.flip(m)
+                self.flip(nb)
             } else {
                 nb
             },
@@ -449,42 +477,81 @@ impl Rules {
     /// legal move that captures and stores nothing and passes the turn into exactly `p`.
     /// Positions outside the tier index are included; the caller filters them.
     ///
-    /// Un-sowing walks the sowing path from each empty pit of the previous mover's row, taking
-    /// one seed back per step; each candidate is confirmed by sowing it forward.
+    /// Un-sowing `k` seeds into origin `o` takes one seed back from each pit the sowing reached,
+    /// which is possible exactly while those pits all hold seeds: the run of non-empty pits
+    /// along the sowing path bounds `k`, and the precomputed sowing gives the candidate in one
+    /// subtraction. A candidate whose last seed could have captured is confirmed by sowing it
+    /// forward.
     pub fn predecessors(&self, p: Board, out: &mut Vec<Board>) {
         out.clear();
         let m = self.m;
         // The board right after the move, before the turn passed: the previous mover's layout.
-        let after = p.flip(m);
+        let after = self.flip(p);
         // The move fed (or did not starve) the side now to move: legal under every rule set.
         let fed = p.own(m) != 0;
         let family = self.variant.family();
+        let bytes = after.0.to_le_bytes();
+        let empty = after.empty_pits(2 * m);
+        let stride = self.max_seeds + 1;
         for o in 0..m {
-            if after.get(o) != 0 {
+            if empty & (1 << o) == 0 {
                 continue;
             }
-            let path = &self.paths[o];
-            let mut q = after;
-            let mut step = 0;
-            for k in 1..=self.max_seeds {
-                let pos = path[step];
-                step = if step + 1 == path.len() { 0 } else { step + 1 };
-                // A seed in the store, or a pit that never held it: no longer quiet or possible.
-                // (The origin is last on a Kalah path and empty, so it stops there too.)
-                if pos == STORE || q.get(pos as usize) == 0 {
-                    break;
+            // Pits along the path before the first empty one (the first lap at most).
+            let run = match family {
+                // The path visits o+1, .., 2m-1, 0, .., o-1: the empty mask rotated.
+                Family::Awari => {
+                    let len = 2 * m - 1;
+                    let rotated = (empty >> (o + 1)) | (empty << (len - o));
+                    ((rotated | 1 << len).trailing_zeros() as usize).min(len)
                 }
-                q.0 -= 1u128 << (8 * pos as usize);
-                let cand = Board(q.0 | (k as u128) << (8 * o));
+                // A quiet sowing stops before the store: own pits o+1..m-1 only.
+                Family::Kalah => {
+                    let len = m - 1 - o;
+                    ((empty >> (o + 1) | 1 << len).trailing_zeros() as usize).min(len)
+                }
+            };
+            let sowings = &self.sowings[o * stride..(o + 1) * stride];
+            for (k, s) in sowings.iter().enumerate().take(run + 1).skip(1) {
+                let cand = Board(after.0 - s.add + ((k as u128) << (8 * o)));
+                let last = bytes[s.last as usize];
                 // The last seed clearly captured nothing: `cand` sows into `after` exactly.
-                let last = after.get(pos as usize);
                 let surely_quiet = match family {
-                    Family::Awari => (pos as usize) < m || (last != 2 && last != 3),
+                    Family::Awari => (s.last as usize) < m || (last != 2 && last != 3),
                     Family::Kalah => last != 1,
                 };
                 if (surely_quiet && fed) || self.quietly_reaches(cand, o, p, fed) {
                     out.push(cand);
                 }
+            }
+            if family == Family::Awari && run == 2 * m - 1 {
+                self.lapped_predecessors(p, after, o, fed, out);
+            }
+        }
+    }
+
+    /// Awari-type predecessors that sowed more than one lap from origin `o` (every other pit
+    /// of `after` holds seeds): taken back seed by seed, each confirmed by sowing forward.
+    fn lapped_predecessors(
+        &self,
+        p: Board,
+        after: Board,
+        o: usize,
+        fed: bool,
+        out: &mut Vec<Board>,
+    ) {
+        let path = &self.paths[o];
+        let lap = path.len();
+        let mut q = Board(after.0 - self.sowings[o * (self.max_seeds + 1) + lap].add);
+        for k in lap + 1..=self.max_seeds {
+            let pos = path[(k - 1) % lap] as usize;
+            if q.get(pos) == 0 {
+                break;
+            }
+            q.0 -= 1u128 << (8 * pos);
+            let cand = Board(q.0 | (k as u128) << (8 * o));
+            if self.quietly_reaches(cand, o, p, fed) {
+                out.push(cand);
             }
         }
     }

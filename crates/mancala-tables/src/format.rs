@@ -25,7 +25,9 @@ use std::path::Path;
 use xxhash_rust::xxh3::xxh3_64;
 
 pub const MAGIC: [u8; 8] = *b"MNCLTBL\0";
-pub const VERSION: u32 = 1;
+/// 2: positions ordered by the seeds on the mover's row, then by each row (1 was lexicographic
+/// over all pits).
+pub const VERSION: u32 = 2;
 pub const HEADER_LEN: usize = 128;
 /// Positions per compressed block: one probe decompresses at most this many bytes.
 pub const BLOCK: usize = 1 << 16;

@@ -5,7 +5,9 @@
 //! every score. Tier `n` only ever waits on itself: lower tiers are final before it starts.
 
 mod build;
+mod bytes;
 pub mod format;
+mod rounds;
 mod set;
 mod solve;
 mod table;

@@ -15,20 +15,15 @@
 //! Memory: one byte of value (the best exit until decided) and one of state per position. The
 //! values are unique, so the result does not depend on the thread count or on timing.
 
-use crate::prefetch;
+use crate::bytes::Bytes;
+use crate::rounds::{cell, value, Ctx, CHUNK, DECIDED};
 use mancala_index::Indexer;
-use mancala_rules::{Board, Next, Node, Rules};
+use mancala_rules::{Board, Children, Next, Rules};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::Ordering::Relaxed;
 
-/// State byte: bits 0..4 count quiet moves whose child is not yet known to be `>= t`.
-const COUNT: u8 = 0x0f;
-/// State byte: the value is final.
-const DECIDED: u8 = 0x80;
 /// A best exit for positions with only quiet moves.
 const NO_EXIT: i8 = i8::MIN;
-/// Positions a parallel task scans at once.
-const CHUNK: u64 = 1 << 15;
 /// Chunks seeded together before propagating (64 Mi positions).
 const GROUP_CHUNKS: usize = 2048;
 
@@ -70,16 +65,13 @@ fn solve_tier_grouped<L: LowerTiers>(
 ) -> Bytes {
     assert!(n <= 126, "tiers above 126 seeds do not fit a signed byte");
     let size = ix.size(n);
-    let mut values_mem = Bytes::zeroed(size as usize);
-    let mut state_mem = Bytes::zeroed(size as usize);
-    let values = values_mem.atomic();
-    let state = state_mem.atomic();
+    let mut mem = Bytes::zeroed(2 * size as usize);
+    let cells = mem.cells();
     let ctx = Ctx {
         rules,
         ix,
         n,
-        values,
-        state,
+        cells,
     };
 
     let profile = std::env::var_os("MANCALA_PROFILE").is_some();
@@ -102,8 +94,7 @@ fn solve_tier_grouped<L: LowerTiers>(
             exits.resolve(lower);
             let first = (start + done) as usize;
             for (i, &(exit, quiet)) in exits.positions.iter().enumerate() {
-                values[first + i].store(exit as u8, Relaxed);
-                state[first + i].store(quiet, Relaxed);
+                cells[first + i].store(cell(exit, quiet), Relaxed);
             }
             done += batch;
         }
@@ -120,12 +111,12 @@ fn solve_tier_grouped<L: LowerTiers>(
         // fixpoints, so the order in which their members are found does not change them.
         for group in chunks.chunks(group_chunks) {
             let c = std::time::Instant::now();
-            let (mut wins, mut losses) = ctx.seed(t, group, size);
+            let mut frontier = ctx.seed(t, group);
             seeding += c.elapsed();
-            seeded += wins.len() + losses.len();
-            while !wins.is_empty() || !losses.is_empty() {
+            seeded += frontier.len();
+            while !frontier.is_empty() {
                 rounds += 1;
-                (wins, losses) = ctx.propagate(t, &wins, &losses);
+                frontier = ctx.round(t, &frontier);
             }
         }
         progress.advance(per_threshold);
@@ -140,20 +131,44 @@ fn solve_tier_grouped<L: LowerTiers>(
     }
     progress.advance(size - per_threshold * n as u64);
 
-    // What was never decided is endless play: worth 0.
-    let state = state_mem.bytes();
-    let out = values_mem.bytes_mut();
-    out.par_chunks_mut(CHUNK as usize)
-        .zip(state.par_chunks(CHUNK as usize))
-        .for_each(|(v, s)| {
-            for (v, &s) in v.iter_mut().zip(s) {
-                if s & DECIDED == 0 {
-                    *v = 0;
+    // What was never decided is endless play: worth 0. The values are packed into the front
+    // of the cell array in place: chunk `c` reads bytes `2cS..2(c+1)S` and writes `cS..(c+1)S`,
+    // so chunks `L..2L` may run together once chunks `..L` are done.
+    let size = size as usize;
+    let cs = CHUNK as usize;
+    let bytes = mem.bytes_mut();
+    let first = cs.min(size);
+    for i in 0..first {
+        bytes[i] = final_value(u16::from_le_bytes([bytes[2 * i], bytes[2 * i + 1]]));
+    }
+    let chunks_total = size.div_ceil(cs);
+    let mut from = 1;
+    while from < chunks_total {
+        let to = (2 * from).min(chunks_total);
+        let (front, back) = bytes.split_at_mut(2 * from * cs);
+        let src = &back[..2 * (to * cs).min(size) - 2 * from * cs];
+        front[from * cs..]
+            .par_chunks_mut(cs)
+            .zip(src.par_chunks(2 * cs))
+            .for_each(|(out, cells)| {
+                for (v, c) in out.iter_mut().zip(cells.chunks_exact(2)) {
+                    *v = final_value(u16::from_le_bytes([c[0], c[1]]));
                 }
-            }
-        });
-    drop(state_mem);
-    values_mem
+            });
+        from = to;
+    }
+    mem.truncate(size);
+    mem
+}
+
+/// A cell's final value: what was never decided is endless play, worth 0.
+#[inline(always)]
+fn final_value(cell: u16) -> u8 {
+    if cell & DECIDED != 0 {
+        value(cell) as u8
+    } else {
+        0
+    }
 }
 
 /// Positions whose exits are computed together, so their lower-tier probes overlap.
@@ -167,6 +182,8 @@ struct Exits {
     positions: Vec<(i8, u8)>,
     /// Exits into lower tiers, waiting for their values.
     probes: Vec<Probe>,
+    /// Scratch space for move generation.
+    kids: Children,
 }
 
 struct Probe {
@@ -187,12 +204,13 @@ impl Exits {
 
     fn add<L: LowerTiers>(&mut self, rules: &Rules, ix: &Indexer, b: Board, n: usize, lower: &L) {
         let at = self.positions.len() as u32;
-        let entry = match rules.node(b) {
-            Node::Terminal { mover, opp } => (mover as i8 - opp as i8, 0),
-            Node::Moves(kids) => {
+        let kids = &mut self.kids;
+        let entry = match rules.moves_into(b, kids) {
+            Some((mover, opp)) => (mover as i8 - opp as i8, 0),
+            None => {
                 let mut best = NO_EXIT as i32;
                 let mut quiet = 0u8;
-                for c in &kids {
+                for c in kids.iter() {
                     match c.next {
                         Next::Over => best = best.max(c.value(0)),
                         Next::Opponent if c.gain == 0 && c.opp_gain == 0 => {
@@ -228,211 +246,6 @@ impl Exits {
             let e = &mut self.positions[p.at as usize].0;
             *e = (*e as i32).max(v) as i8;
         }
-    }
-}
-
-struct Ctx<'a> {
-    rules: &'a Rules,
-    ix: &'a Indexer,
-    n: usize,
-    values: &'a [AtomicU8],
-    state: &'a [AtomicU8],
-}
-
-impl Ctx<'_> {
-    /// Marks rank `r` decided with value `v`; false if it already was.
-    #[inline]
-    fn decide(&self, r: usize, v: i8) -> bool {
-        let before = self.state[r].fetch_or(DECIDED, Relaxed);
-        if before & DECIDED != 0 {
-            return false;
-        }
-        self.values[r].store(v as u8, Relaxed);
-        true
-    }
-
-    /// Positions entering `W_t` or `L_t` by their own exits (no quiet move needed).
-    ///
-    /// Each task scans its own chunk, eight exit bytes at a time, and is the only writer of it
-    /// while seeding; the boards of the few matches come from a walk that steps forward when
-    /// the next match is close and unranks otherwise.
-    fn seed(&self, t: i8, chunks: &[u64], size: u64) -> Frontier {
-        let hi = u64::from_ne_bytes([t as u8; 8]);
-        let lo = u64::from_ne_bytes([(-t) as u8; 8]);
-        chunks
-            .par_iter()
-            .map(|&start| {
-                let end = (start + CHUNK).min(size) as usize;
-                let (mut w, mut l) = (Vec::new(), Vec::new());
-                let mut cursor: Option<(u64, mancala_index::Walk<'_>, Board)> = None;
-                let mut board_at = |r: u64| -> Board {
-                    match &mut cursor {
-                        Some((at, walk, b)) if *at <= r && r - *at <= WALK_GAP => {
-                            while *at < r {
-                                *b = walk.next().expect("rank inside the tier");
-                                *at += 1;
-                            }
-                            *b
-                        }
-                        _ => {
-                            let mut walk = self.ix.walk_from(self.n, r);
-                            let b = walk.next().expect("rank inside the tier");
-                            cursor = Some((r, walk, b));
-                            b
-                        }
-                    }
-                };
-                let mut r = start as usize;
-                while r < end {
-                    if r + 8 <= end {
-                        // SAFETY: the 8 bytes lie inside `values`; no other task writes this
-                        // chunk during seeding (chunks are multiples of 8 apart).
-                        let word = unsafe {
-                            (self.values[r..r + 8].as_ptr() as *const u64).read_unaligned()
-                        };
-                        if !has_byte(word ^ hi) && !has_byte(word ^ lo) {
-                            r += 8;
-                            continue;
-                        }
-                    }
-                    let s = self.state[r].load(Relaxed);
-                    let exit = self.values[r].load(Relaxed) as i8;
-                    if s & DECIDED == 0 {
-                        if exit == t {
-                            if self.decide(r, t) {
-                                w.push(board_at(r as u64));
-                            }
-                        } else if exit == -t && s & COUNT == 0 && self.decide(r, -t) {
-                            l.push(board_at(r as u64));
-                        }
-                    }
-                    r += 1;
-                }
-                (w, l)
-            })
-            .reduce(|| (Vec::new(), Vec::new()), merge)
-    }
-
-    /// One breadth-first step: the predecessors of newly decided positions.
-    ///
-    /// Predecessors land anywhere in a tier far bigger than the caches, so their ranks are
-    /// gathered in batches and prefetched before the state bytes are updated: the misses then
-    /// overlap instead of stalling one by one.
-    fn propagate(&self, t: i8, wins: &[Board], losses: &[Board]) -> Frontier {
-        let run = |items: &[Board], won: bool| {
-            items
-                .par_chunks(1024)
-                .map(|chunk| {
-                    let (mut w, mut l) = (Vec::new(), Vec::new());
-                    let mut preds = Vec::new();
-                    let mut batch: Vec<(Board, usize)> = Vec::with_capacity(BATCH + 16);
-                    for b in chunk {
-                        self.rules.predecessors(*b, &mut preds);
-                        for &q in &preds {
-                            if let Some(rq) = self.ix.rank(q) {
-                                prefetch(&self.state[rq as usize]);
-                                batch.push((q, rq as usize));
-                            }
-                        }
-                        if batch.len() >= BATCH {
-                            self.update(t, won, &batch, &mut w, &mut l);
-                            batch.clear();
-                        }
-                    }
-                    self.update(t, won, &batch, &mut w, &mut l);
-                    (w, l)
-                })
-                .reduce(|| (Vec::new(), Vec::new()), merge)
-        };
-        merge(run(wins, true), run(losses, false))
-    }
-
-    /// Applies a batch of predecessor updates: a child entered `W_t` (`won`) or `L_t`.
-    #[inline]
-    fn update(
-        &self,
-        t: i8,
-        won: bool,
-        batch: &[(Board, usize)],
-        w: &mut Vec<Board>,
-        l: &mut Vec<Board>,
-    ) {
-        for &(q, rq) in batch {
-            if won {
-                // One more quiet move of q reaches W_t.
-                let before = self.state[rq].fetch_sub(1, Relaxed);
-                if before & DECIDED == 0 && before & COUNT == 1 {
-                    let exit = self.values[rq].load(Relaxed) as i8;
-                    if exit <= -t && self.decide(rq, -t) {
-                        l.push(q);
-                    }
-                }
-            } else if self.decide(rq, t) {
-                w.push(q);
-            }
-        }
-    }
-}
-
-/// A seed this close after the previous one is reached by walking (about 10 ns a step)
-/// rather than unranking (about 170 ns).
-const WALK_GAP: u64 = 12;
-
-/// Predecessor updates gathered before touching memory.
-const BATCH: usize = 64;
-
-/// Newly decided winners and losers.
-type Frontier = (Vec<Board>, Vec<Board>);
-
-fn merge((mut w, mut l): Frontier, (w2, l2): Frontier) -> Frontier {
-    w.extend(w2);
-    l.extend(l2);
-    (w, l)
-}
-
-/// Does any byte of `x` equal zero?
-#[inline(always)]
-fn has_byte(x: u64) -> bool {
-    x.wrapping_sub(0x0101_0101_0101_0101) & !x & 0x8080_8080_8080_8080 != 0
-}
-
-/// A zeroed byte array in anonymous memory, backed by huge pages where the kernel allows:
-/// the solver's random accesses then miss the TLB far less often.
-pub struct Bytes {
-    map: memmap2::MmapMut,
-    len: usize,
-}
-
-impl Bytes {
-    fn zeroed(n: usize) -> Bytes {
-        let map = memmap2::MmapMut::map_anon(n.max(1)).expect("allocating the tier's arrays");
-        #[cfg(target_os = "linux")]
-        let _ = map.advise(memmap2::Advice::HugePage);
-        Bytes { map, len: n }
-    }
-
-    /// The bytes as atomics, for the parallel phases.
-    fn atomic(&mut self) -> &[AtomicU8] {
-        let ptr = self.map.as_mut_ptr() as *const AtomicU8;
-        // SAFETY: AtomicU8 has the size, alignment and bit validity of u8, the mapping is
-        // `len` bytes long, and the exclusive borrow of `self` keeps every other access out
-        // for the slice's lifetime.
-        unsafe { std::slice::from_raw_parts(ptr, self.len) }
-    }
-
-    fn bytes(&self) -> &[u8] {
-        &self.map[..self.len]
-    }
-
-    fn bytes_mut(&mut self) -> &mut [u8] {
-        &mut self.map[..self.len]
-    }
-}
-
-impl std::ops::Deref for Bytes {
-    type Target = [u8];
-    fn deref(&self) -> &[u8] {
-        self.bytes()
     }
 }
 

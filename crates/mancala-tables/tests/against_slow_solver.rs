@@ -11,7 +11,10 @@ use mancala_tables::{build, BuildOptions, Tables};
 fn check(preset: Preset, opts: Options, max: usize) {
     let rules = Rules::new(Variant::new(preset, opts).unwrap());
     let key = rules.variant().key();
-    let dir = std::env::temp_dir().join(format!("mancala-slow-{}-{key}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!(
+        "mancala-slow-{}-{preset}-{key}",
+        std::process::id()
+    ));
     let _ = std::fs::remove_dir_all(&dir);
     build(
         &rules,

@@ -1,0 +1,49 @@
+//! Tier-sized byte arrays.
+
+use std::sync::atomic::AtomicU16;
+
+/// A zeroed byte array in anonymous memory, backed by huge pages where the kernel allows:
+/// the solver's random accesses then miss the TLB far less often.
+pub struct Bytes {
+    map: memmap2::MmapMut,
+    len: usize,
+}
+
+impl Bytes {
+    pub(crate) fn zeroed(n: usize) -> Bytes {
+        let map = memmap2::MmapMut::map_anon(n.max(1)).expect("allocating the tier's arrays");
+        #[cfg(target_os = "linux")]
+        let _ = map.advise(memmap2::Advice::HugePage);
+        Bytes { map, len: n }
+    }
+
+    /// The bytes as 16-bit atomic cells, for the parallel phases (the length must be even).
+    pub(crate) fn cells(&mut self) -> &[AtomicU16] {
+        assert!(self.len.is_multiple_of(2));
+        let ptr = self.map.as_mut_ptr() as *const AtomicU16;
+        // SAFETY: the mapping is page-aligned and `len` bytes long; AtomicU16 has the size
+        // and bit validity of u16; the exclusive borrow of `self` keeps every other access
+        // out for the slice's lifetime.
+        unsafe { std::slice::from_raw_parts(ptr, self.len / 2) }
+    }
+
+    /// Keeps only the first `len` bytes.
+    pub(crate) fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len);
+    }
+
+    pub(crate) fn bytes(&self) -> &[u8] {
+        &self.map[..self.len]
+    }
+
+    pub(crate) fn bytes_mut(&mut self) -> &mut [u8] {
+        &mut self.map[..self.len]
+    }
+}
+
+impl std::ops::Deref for Bytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        self.bytes()
+    }
+}
