@@ -11,6 +11,17 @@ use crate::variant::{CaptureScope, Family, GrandSlam, Starving, Variant};
 /// The last seed of a sowing went into the mover's store (Kalah type).
 pub const STORE: u8 = 0xff;
 
+/// The bits of pit `i` in a board.
+const PIT: [u128; 16] = {
+    let mut t = [0u128; 16];
+    let mut i = 0;
+    while i < 16 {
+        t[i] = 0xff << (8 * i);
+        i += 1;
+    }
+    t
+};
+
 /// Who moves after a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Next {
@@ -412,8 +423,8 @@ impl Rules {
     #[inline]
     fn kalah_node(&self, b: Board, kids: &mut Children) -> Option<(u8, u8)> {
         let m = self.m;
-        let own = b.own(m);
-        let opp = b.opp(m);
+        let own = b.0 as u64 & self.row_mask as u64;
+        let opp = (b.0 >> self.row_bits) as u64;
         if own == 0 || opp == 0 {
             return Some((byte_sum(own) as u8, byte_sum(opp) as u8));
         }
@@ -441,16 +452,15 @@ impl Rules {
                 let a = nb.get(across);
                 if a > 0 {
                     gain += 1 + a as u32;
-                    nb.set(last, 0);
-                    nb.set(across, 0);
+                    nb.0 &= !(PIT[last] | PIT[across]);
                 } else if self.variant.empty_capture {
                     gain += 1;
-                    nb.set(last, 0);
+                    nb.0 &= !PIT[last];
                 }
             }
         }
-        let own = nb.own(m);
-        let opp = nb.opp(m);
+        let own = nb.0 as u64 & self.row_mask as u64;
+        let opp = (nb.0 >> self.row_bits) as u64;
         if own == 0 || opp == 0 {
             return Child {
                 pit: o as u8,
@@ -595,6 +605,25 @@ fn sowing_path(family: Family, m: usize, origin: usize) -> Vec<u8> {
 }
 
 impl Rules {
+    /// Does every quiet move (nothing banked, the turn passes) raise the potential of
+    /// [`Rules::row_potential`]? Then no tier has a cycle, and a tier can be solved in one
+    /// pass in decreasing order of potential. True for the Kalah type: a quiet sowing stays in
+    /// the mover's row and carries every seed it lifts toward the store. Awari-type sowings go
+    /// round the board, so their tiers have cycles.
+    pub fn quiet_moves_raise_potential(&self) -> bool {
+        self.variant.family() == Family::Kalah
+    }
+
+    /// The potential of one row (a word, one byte per pit, in the owner's sowing order):
+    /// each seed weighs its pit's place, 1..=m. A position's potential is the sum over both
+    /// rows, so passing the turn does not change it.
+    #[inline]
+    pub fn row_potential(&self, row: u64) -> u32 {
+        (0..self.m)
+            .map(|i| (i as u32 + 1) * ((row >> (8 * i)) & 0xff) as u32)
+            .sum()
+    }
+
     /// Move sequences of exactly `depth` plies from `b` (each move is a ply, extra moves too).
     /// A move that ends the game counts only as the last ply; a finished position counts 0.
     pub fn perft(&self, b: Board, depth: u32) -> u64 {

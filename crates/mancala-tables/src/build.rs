@@ -1,7 +1,7 @@
 //! Building every tier up to a seed count, in order, resuming where a previous run stopped.
 
 use crate::set::peak_rss_mb;
-use crate::solve::{solve_tier, LowerTiers, Progress};
+use crate::solve::{progress_units, solve_tier, LowerTiers, Progress};
 use crate::table::{tier_path, write_table, Table};
 use crate::TableError;
 use mancala_index::Indexer;
@@ -111,7 +111,7 @@ pub fn build(
             }
         }
         let started = Instant::now();
-        obs.tier_started(n, size, 2 * size);
+        obs.tier_started(n, size, progress_units(rules, size));
         let values = solve_tier(rules, &ix, n, &Lower(&tables), &Forward(obs));
         let bytes = write_table(&path, &key, n, &values, opts.compress)?;
         drop(values);

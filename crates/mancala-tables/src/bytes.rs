@@ -1,6 +1,6 @@
 //! Tier-sized byte arrays.
 
-use std::sync::atomic::AtomicU16;
+use std::sync::atomic::{AtomicU16, AtomicU8};
 
 /// A zeroed byte array in anonymous memory, backed by huge pages where the kernel allows:
 /// the solver's random accesses then miss the TLB far less often.
@@ -25,6 +25,15 @@ impl Bytes {
         // and bit validity of u16; the exclusive borrow of `self` keeps every other access
         // out for the slice's lifetime.
         unsafe { std::slice::from_raw_parts(ptr, self.len / 2) }
+    }
+
+    /// The bytes as atomics, for the parallel phases.
+    pub(crate) fn atomic_bytes(&mut self) -> &[AtomicU8] {
+        let ptr = self.map.as_mut_ptr() as *const AtomicU8;
+        // SAFETY: AtomicU8 has the size, alignment and bit validity of u8, the mapping is
+        // `len` bytes long, and the exclusive borrow of `self` keeps every other access out
+        // for the slice's lifetime.
+        unsafe { std::slice::from_raw_parts(ptr, self.len) }
     }
 
     /// Keeps only the first `len` bytes.

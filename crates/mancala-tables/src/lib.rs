@@ -7,6 +7,7 @@
 mod build;
 mod bytes;
 pub mod format;
+mod levels;
 mod rounds;
 mod set;
 mod solve;
@@ -15,7 +16,7 @@ mod verify;
 
 pub use build::{build, pack, BuildObserver, BuildOptions, TierReport};
 pub use set::{peak_rss_mb, Tables};
-pub use solve::{solve_tier, LowerTiers, Progress};
+pub use solve::{progress_units, solve_tier, LowerTiers, Progress};
 pub use table::{tier_path, write_table, Table};
 pub use verify::{verify, VerifyReport};
 

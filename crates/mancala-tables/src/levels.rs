@@ -1,0 +1,265 @@
+//! One-pass solving of tiers without cycles (Kalah type).
+//!
+//! When every quiet move raises a potential ([`Rules::quiet_moves_raise_potential`]), a
+//! position's quiet children all have a higher potential than it has, and its other children
+//! lie in lower, finished tiers. Taking the positions of a tier level by level, from the
+//! highest potential down, every child is final by the time its parent is reached: each value
+//! is the best move's value, computed once. No thresholds, counters or predecessors, and one
+//! byte a position.
+//!
+//! A position's potential is the sum of its two rows' potentials, so the positions of a level
+//! are the pairs (mover's row, opponent's row) whose potentials add up to it. The rows of each
+//! seed count are listed once, grouped by potential, and a level walks matching groups. A
+//! position's rank comes straight from its rows' ranks. Positions of one level do not depend
+//! on each other, so a level is solved in parallel, and the result does not depend on the
+//! thread count.
+
+use crate::bytes::Bytes;
+use crate::prefetch;
+use crate::solve::{LowerTiers, Progress};
+use mancala_index::{Indexer, Rows};
+use mancala_rules::{byte_sum, Board, Child, Children, Next, Rules};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+
+/// Positions whose children are ranked and prefetched before any is read.
+const BATCH: usize = 16;
+
+/// A row, its rank among the valid rows of its side with as many seeds, and its rank as a
+/// row of the other side (when the other side's rule admits it).
+#[derive(Clone, Copy)]
+struct Row {
+    word: u64,
+    rank: u64,
+    as_other: Option<u64>,
+}
+
+/// Every valid row of one side with `0..=max` seeds, grouped by seed count, then potential.
+struct Catalog {
+    /// For each seed count: (potential, rows with it), by increasing potential.
+    groups: Vec<Vec<(u32, Vec<Row>)>>,
+}
+
+impl Catalog {
+    fn new(rules: &Rules, rows: &Rows, other: &Rows, max: usize) -> Catalog {
+        let groups = (0..=max)
+            .map(|s| {
+                let mut by_potential: std::collections::BTreeMap<u32, Vec<Row>> =
+                    Default::default();
+                let mut word = (rows.count(s) > 0).then(|| rows.first(s));
+                let mut rank = 0;
+                while let Some(w) = word {
+                    by_potential
+                        .entry(rules.row_potential(w))
+                        .or_default()
+                        .push(Row {
+                            word: w,
+                            rank,
+                            as_other: other.rank(w),
+                        });
+                    rank += 1;
+                    word = rows.next(w);
+                }
+                by_potential.into_iter().collect()
+            })
+            .collect();
+        Catalog { groups }
+    }
+
+    /// The rows with `s` seeds and potential `p` (empty if none).
+    fn group(&self, s: usize, p: u32) -> &[Row] {
+        let groups = &self.groups[s];
+        match groups.binary_search_by_key(&p, |g| g.0) {
+            Ok(i) => &groups[i].1,
+            Err(_) => &[],
+        }
+    }
+}
+
+/// Solves tier `n` of rules whose quiet moves raise the potential. Returns one signed byte
+/// per rank.
+pub(crate) fn solve_levels<L: LowerTiers>(
+    rules: &Rules,
+    ix: &Indexer,
+    n: usize,
+    lower: &L,
+    progress: &dyn Progress,
+) -> Bytes {
+    assert!(rules.quiet_moves_raise_potential());
+    assert!(n <= 126, "tiers above 126 seeds do not fit a signed byte");
+    let size = ix.size(n) as usize;
+    let mut mem = Bytes::zeroed(size);
+    let values = mem.atomic_bytes();
+    let own = Catalog::new(rules, ix.own_rows(), ix.opp_rows(), n);
+    let opp = Catalog::new(rules, ix.opp_rows(), ix.own_rows(), n);
+    let m = rules.pits();
+    // A row with s seeds has potential s..=m*s; a position of tier n, n..=m*n.
+    for level in (n as u32..=(m * n) as u32).rev() {
+        // The level's work: each mover's row against the opponent's rows that complete it.
+        let mut work: Vec<(usize, &[Row], &[Row])> = Vec::new();
+        for a in 0..=n {
+            for (p, mine) in &own.groups[a] {
+                if *p > level {
+                    break;
+                }
+                let theirs = opp.group(n - a, level - p);
+                if theirs.is_empty() {
+                    continue;
+                }
+                // Several tasks per group when the group is big, a few rows each.
+                let per = (4096 / theirs.len()).max(1);
+                work.extend(mine.chunks(per).map(|c| (a, c, theirs)));
+            }
+        }
+        let done: u64 = work
+            .par_iter()
+            .map(|&(a, mine, theirs)| {
+                let mut batch = Batch::new();
+                for mover in mine {
+                    batch.rows_left = [None; 16];
+                    for chunk in theirs.chunks(BATCH) {
+                        batch.solve(rules, ix, n, a, mover, chunk, values, lower);
+                    }
+                }
+                (mine.len() * theirs.len()) as u64
+            })
+            .sum();
+        progress.advance(done);
+    }
+    mem
+}
+
+/// Scratch space for a batch of positions that share the mover's row.
+struct Batch {
+    kids: Children,
+    /// (rank of the position, best so far) for each position of the batch.
+    positions: Vec<(usize, i32)>,
+    /// Children to read: (position in the batch, tier, rank, gain, sign).
+    probes: Vec<(u8, u32, u64, i32, i32)>,
+    /// For the current mover's row, by pit and by who moves next: the row the move left
+    /// behind and its rank (see [`child_rank`]).
+    rows_left: [Option<(u64, u64)>; 16],
+}
+
+impl Batch {
+    fn new() -> Batch {
+        Batch {
+            kids: Children::new(),
+            positions: Vec::with_capacity(BATCH),
+            probes: Vec::with_capacity(8 * BATCH),
+            rows_left: [None; 16],
+        }
+    }
+
+    /// Solves the positions (`mover`, each of `theirs`): ranks every child and prefetches it,
+    /// then reads them and stores each position's best move.
+    #[allow(clippy::too_many_arguments)]
+    fn solve<L: LowerTiers>(
+        &mut self,
+        rules: &Rules,
+        ix: &Indexer,
+        n: usize,
+        a: usize,
+        mover: &Row,
+        theirs: &[Row],
+        values: &[AtomicU8],
+        lower: &L,
+    ) {
+        let m = rules.pits();
+        let row_bits = 8 * m as u32;
+        self.positions.clear();
+        self.probes.clear();
+        for opp in theirs {
+            let at = self.positions.len() as u8;
+            let board = Board(mover.word as u128 | (opp.word as u128) << (8 * m));
+            let rank = ix.rank_of_rows(n, a, mover.rank, opp.rank) as usize;
+            debug_assert_eq!(ix.rank(board), Some(rank as u64));
+            let best = match rules.moves_into(board, &mut self.kids) {
+                Some((mine, theirs)) => mine as i32 - theirs as i32,
+                None => {
+                    let mut best = i32::MIN;
+                    for c in self.kids.iter() {
+                        if c.next == Next::Over {
+                            best = best.max(c.value(0));
+                            continue;
+                        }
+                        let (tier, r) = child_rank(&mut self.rows_left, ix, opp, c, row_bits);
+                        debug_assert_eq!(ix.rank(c.board), Some(r));
+                        if tier == n {
+                            debug_assert!(c.next == Next::Opponent && c.gain == 0);
+                            prefetch(&values[r as usize]);
+                        } else {
+                            lower.prefetch(tier, r);
+                        }
+                        let sign = if c.next == Next::Mover { 1 } else { -1 };
+                        self.probes.push((at, tier as u32, r, c.value(0), sign));
+                    }
+                    best
+                }
+            };
+            self.positions.push((rank, best));
+        }
+        for &(at, tier, r, gain, sign) in &self.probes {
+            let v = if tier as usize == n {
+                values[r as usize].load(Relaxed) as i8
+            } else {
+                lower.value(tier as usize, r)
+            };
+            let best = &mut self.positions[at as usize].1;
+            *best = (*best).max(gain + sign * v as i32);
+        }
+        for &(rank, best) in &self.positions {
+            values[rank].store(best as i8 as u8, Relaxed);
+        }
+    }
+}
+
+/// The tier and rank of `c`, a child of the position (current mover's row, `opp`).
+///
+/// The row the mover leaves behind depends on little but his row and the pit, so its rank is
+/// cached by pit (and by who moves next); the opponent's row is often untouched, and then its
+/// rank is known. So a child costs at most one row rank, often none, instead of a full rank.
+#[inline]
+fn child_rank(
+    cache: &mut [Option<(u64, u64)>; 16],
+    ix: &Indexer,
+    opp: &Row,
+    c: &Child,
+    row_bits: u32,
+) -> (usize, u64) {
+    let first = c.board.0 as u64 & (u64::MAX >> (64 - row_bits));
+    let second = (c.board.0 >> row_bits) as u64;
+    let a = byte_sum(first) as usize;
+    let tier = a + byte_sum(second) as usize;
+    let slot = 2 * c.pit as usize + (c.next == Next::Mover) as usize;
+    let mut cached = |word: u64, rows: &Rows| match cache[slot] {
+        Some((w, rank)) if w == word => rank,
+        _ => {
+            let rank = rows
+                .rank(word)
+                .expect("children of indexed positions are indexed");
+            cache[slot] = Some((word, rank));
+            rank
+        }
+    };
+    let rank = |word: u64, rows: &Rows| rows.rank(word).expect("children are indexed");
+    let (own, theirs) = if c.next == Next::Mover {
+        // The mover moves again: his row comes first.
+        let own = cached(first, ix.own_rows());
+        let theirs = if second == opp.word {
+            opp.rank
+        } else {
+            rank(second, ix.opp_rows())
+        };
+        (own, theirs)
+    } else {
+        // The turn passed: the opponent's row comes first, the mover's row second.
+        let theirs = cached(second, ix.opp_rows());
+        let own = match opp.as_other {
+            Some(r) if first == opp.word => r,
+            _ => rank(first, ix.own_rows()),
+        };
+        (own, theirs)
+    };
+    (tier, ix.rank_of_rows(tier, a, own, theirs))
+}
