@@ -44,7 +44,7 @@ enum Command {
     Verify(tables::VerifyCmd),
     /// List the built tables: tiers, sizes, compression, win/draw/lose counts
     Info(tables::InfoCmd),
-    /// Compress built tables in place (or --unpack them)
+    /// Compress built tables in place, lowest tier first (or --unpack them)
     Pack(tables::PackCmd),
 }
 

@@ -7,8 +7,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use mancala_rules::{parse_position, Board, Next, Node};
 use mancala_tables::{
-    build, format, pack, tier_path, verify, BuildObserver, BuildOptions, Table, TableError, Tables,
-    TierReport,
+    build, pack, tier_path, verify, BuildObserver, BuildOptions, TableError, Tables, TierReport,
 };
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -34,7 +33,10 @@ pub struct BuildCmd {
     #[arg(long, value_name = "T")]
     threads: Option<usize>,
 
-    /// Write zstd block-compressed tables (about 3x smaller; probes decompress one block)
+    /// Write compressed tables: about a third of the raw size (each value stored as its
+    /// difference from what the lower tiers predict, in zstd blocks). Reading one position
+    /// unpacks one block; the builder and the searcher decode whole tiers into memory
+    /// (`mancala pack --unpack` makes raw files again)
     #[arg(long)]
     compress: bool,
 
@@ -341,7 +343,6 @@ pub struct InfoCmd {
 
 impl InfoCmd {
     pub fn run(&self) -> Result<()> {
-        let mut sets = Vec::new();
         let entries = match std::fs::read_dir(&self.dir) {
             Ok(e) => e,
             Err(e) => bail!(
@@ -355,24 +356,7 @@ impl InfoCmd {
             .filter(|p| p.is_dir())
             .collect();
         dirs.sort();
-        for d in dirs {
-            let mut files: Vec<PathBuf> = std::fs::read_dir(&d)?
-                .filter_map(|e| e.ok())
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|x| x == "mtb"))
-                .collect();
-            files.sort();
-            let mut tiers = Vec::new();
-            for f in files {
-                tiers.push(describe_file(&f));
-            }
-            let key = d
-                .file_name()
-                .unwrap_or_default()
-                .to_string_lossy()
-                .to_string();
-            sets.push(json!({"key": key, "tiers": tiers}));
-        }
+        let sets: Vec<serde_json::Value> = dirs.iter().map(|d| describe_set(d)).collect();
         if self.json {
             println!("{}", serde_json::to_string_pretty(&sets)?);
             return Ok(());
@@ -382,18 +366,14 @@ impl InfoCmd {
         }
         for s in &sets {
             println!("{}", s["key"].as_str().unwrap_or("?"));
+            if let Some(e) = s.get("error") {
+                println!("  {}", e.as_str().unwrap_or("?"));
+                continue;
+            }
             println!(
                 "  tier       positions         bytes  form          win         draw         lose"
             );
             for t in s["tiers"].as_array().into_iter().flatten() {
-                if let Some(e) = t.get("error") {
-                    println!(
-                        "  {}: {}",
-                        t["file"].as_str().unwrap_or("?"),
-                        e.as_str().unwrap_or("?")
-                    );
-                    continue;
-                }
                 println!(
                     "  {:>4} {:>15} {:>13}  {:<5} {:>12} {:>12} {:>12}",
                     t["seeds"],
@@ -414,37 +394,51 @@ impl InfoCmd {
     }
 }
 
-/// One file's header facts and its win/draw/lose counts (for the side to move).
-fn describe_file(path: &Path) -> serde_json::Value {
-    let inner = || -> Result<serde_json::Value> {
-        let mut head = vec![0u8; format::HEADER_LEN];
-        {
-            use std::io::Read;
-            let mut f = std::fs::File::open(path)?;
-            let got = f.read(&mut head)?;
-            head.truncate(got);
+/// One rule set's folder: every tier's size, form and win/draw/lose counts (for the side to
+/// move), or what is wrong with it.
+fn describe_set(dir: &Path) -> serde_json::Value {
+    let key = dir
+        .file_name()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .to_string();
+    let inner = || -> Result<Vec<serde_json::Value>> {
+        let variant = mancala_rules::Variant::from_key(&key)
+            .with_context(|| format!("'{key}' does not name a rule set; not a table folder"))?;
+        let rules = mancala_rules::Rules::new(variant);
+        let max = (0..=rules.max_seeds().min(126))
+            .rev()
+            .find(|&n| tier_path(dir.parent().unwrap_or(dir), &key, n).exists())
+            .context("no table files")?;
+        let mut tables = Tables::open(dir.parent().unwrap_or(dir), &rules, max, true)?;
+        tables.decode_all()?;
+        let mut tiers = Vec::new();
+        for n in 0..=max {
+            let (Some(t), Some(values)) = (tables.tier(n), tables.values(n)) else {
+                continue;
+            };
+            let (win, draw, lose) =
+                values.iter().fold((0u64, 0u64, 0u64), |(w, d, l), &x| {
+                    match (x as i8).signum() {
+                        1 => (w + 1, d, l),
+                        0 => (w, d + 1, l),
+                        _ => (w, d, l + 1),
+                    }
+                });
+            tiers.push(json!({
+                "seeds": n,
+                "positions": t.entries(),
+                "bytes": t.file_bytes(),
+                "compressed": t.is_compressed(),
+                "win": win, "draw": draw, "lose": lose,
+            }));
         }
-        let h = format::Header::parse(&head, path)?;
-        let t = Table::open(path, &h.key, h.tier as usize, h.entries, true)?;
-        let (win, draw, lose) = t.with_values(|v| {
-            v.iter().fold((0u64, 0u64, 0u64), |(w, d, l), &x| {
-                match (x as i8).signum() {
-                    1 => (w + 1, d, l),
-                    0 => (w, d + 1, l),
-                    _ => (w, d, l + 1),
-                }
-            })
-        })?;
-        Ok(json!({
-            "seeds": h.tier,
-            "positions": h.entries,
-            "bytes": t.file_bytes(),
-            "compressed": t.is_compressed(),
-            "win": win, "draw": draw, "lose": lose,
-        }))
+        Ok(tiers)
     };
-    inner()
-        .unwrap_or_else(|e| json!({"file": path.display().to_string(), "error": format!("{e:#}")}))
+    match inner() {
+        Ok(tiers) => json!({"key": key, "tiers": tiers}),
+        Err(e) => json!({"key": key, "error": format!("{e:#}")}),
+    }
 }
 
 #[derive(Args, Debug)]

@@ -347,6 +347,38 @@ impl Variant {
     }
 }
 
+impl Variant {
+    /// The rule set a table key names: the inverse of [`Variant::key`]. Kalah-type keys do
+    /// not record the starting seeds (the tables do not depend on them), so the preset's
+    /// default is used.
+    pub fn from_key(key: &str) -> Option<Variant> {
+        let mut parts = key.split('-');
+        let preset: Preset = parts.next()?.parse().ok()?;
+        let size = parts.next()?;
+        let (pits, seeds) = match preset.family() {
+            Family::Kalah => (size.strip_suffix('p')?.parse().ok()?, None),
+            Family::Awari => {
+                let (p, s) = size.split_once('x')?;
+                (p.parse().ok()?, Some(s.parse().ok()?))
+            }
+        };
+        let mut opts = Options {
+            pits: Some(pits),
+            seeds,
+            ..Options::default()
+        };
+        for option in parts {
+            match option {
+                "empty" => opts.empty_capture = true,
+                gs if preset == Preset::Wari => opts.grand_slam = Some(gs.parse().ok()?),
+                _ => return None,
+            }
+        }
+        let v = Variant::new(preset, opts).ok()?;
+        (v.key() == key).then_some(v)
+    }
+}
+
 impl fmt::Display for Variant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(

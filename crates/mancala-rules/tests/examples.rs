@@ -732,6 +732,30 @@ fn mancala_is_kalah_with_4_seeds() {
         "kalah-4p-empty"
     );
     assert_eq!(Variant::preset(Preset::Awari).key(), "awari-6x4");
+    // Keys name their rule sets: the round trip gives the same key back.
+    for key in [
+        "awari-6x4",
+        "oware-5x3",
+        "wari-6x4-gs3b",
+        "kalah-6p",
+        "kalah-4p-empty",
+    ] {
+        assert_eq!(
+            Variant::from_key(key).map(|v| v.key()).as_deref(),
+            Some(key)
+        );
+    }
+    for bad in [
+        "",
+        "awari",
+        "awari-6p",
+        "kalah-6x4",
+        "wari-6x4-gs9",
+        "awari-6x4-empty",
+        "go-9x9",
+    ] {
+        assert!(Variant::from_key(bad).is_none(), "{bad}");
+    }
 
     for empty_capture in [false, true] {
         let opts = Options {

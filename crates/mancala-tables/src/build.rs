@@ -1,13 +1,18 @@
 //! Building every tier up to a seed count, in order, resuming where a previous run stopped.
 
-use crate::set::peak_rss_mb;
-use crate::solve::{progress_units, solve_tier, LowerTiers, Progress};
+use crate::codec;
+use crate::format::Encoding;
+use crate::set::{decode_tier, peak_rss_mb, Decoded};
+use crate::solve::{progress_units, solve_tier, Progress};
 use crate::table::{tier_path, write_table, Table};
 use crate::TableError;
 use mancala_index::Indexer;
 use mancala_rules::Rules;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
+
+/// zstd level of compressed tables: compression happens once, probes decompress often.
+const ZSTD_LEVEL: i32 = 15;
 
 #[derive(Clone, Debug)]
 pub struct BuildOptions {
@@ -15,7 +20,7 @@ pub struct BuildOptions {
     pub dir: PathBuf,
     /// Build tiers `0..=max_seeds`.
     pub max_seeds: usize,
-    /// Write zstd block-compressed files.
+    /// Write compressed files (exit residuals in zstd blocks, see `codec`).
     pub compress: bool,
 }
 
@@ -52,21 +57,6 @@ impl Progress for Forward<'_> {
     }
 }
 
-/// The finished tiers, as the solver reads them.
-struct Lower<'a>(&'a [Table]);
-
-impl LowerTiers for Lower<'_> {
-    #[inline]
-    fn value(&self, tier: usize, rank: u64) -> i8 {
-        self.0[tier].get_raw(rank)
-    }
-
-    #[inline]
-    fn prefetch(&self, tier: usize, rank: u64) {
-        self.0[tier].prefetch(rank)
-    }
-}
-
 /// Builds every tier `0..=opts.max_seeds` that is not already present and valid.
 pub fn build(
     rules: &Rules,
@@ -85,13 +75,16 @@ pub fn build(
     }
     let ix = Indexer::new(rules, opts.max_seeds)?;
     let key = rules.variant().key();
-    let mut tables: Vec<Table> = Vec::new();
+    // Every finished tier, raw or decoded: the solver probes them at random.
+    let mut tables: Vec<Option<Table>> = Vec::new();
     let mut reports = Vec::new();
     for n in 0..=opts.max_seeds {
         let path = tier_path(&opts.dir, &key, n);
         let size = ix.size(n);
         if path.exists() {
-            match Table::open(&path, &key, n, size, true) {
+            let reuse = Table::open(&path, &key, n, size, true)
+                .and_then(|t| load(rules, &ix, n, t, &tables));
+            match reuse {
                 Ok(t) => {
                     let report = TierReport {
                         seeds: n,
@@ -104,7 +97,7 @@ pub fn build(
                     };
                     obs.tier_finished(&report);
                     reports.push(report);
-                    tables.push(t.into_fast()?);
+                    tables.push(Some(t));
                     continue;
                 }
                 Err(e) => obs.replacing(&e),
@@ -112,8 +105,14 @@ pub fn build(
         }
         let started = Instant::now();
         obs.tier_started(n, size, progress_units(rules, size));
-        let values = solve_tier(rules, &ix, n, &Lower(&tables), &Forward(obs));
-        let bytes = write_table(&path, &key, n, &values, opts.compress)?;
+        let values = solve_tier(rules, &ix, n, &Decoded(&tables), &Forward(obs));
+        let bytes = write_values(rules, &ix, n, &path, &values, &tables, opts.compress)?;
+        let table = Table::open(&path, &key, n, size, false)?;
+        let table = if opts.compress {
+            table.decoded(values.to_vec())
+        } else {
+            table
+        };
         drop(values);
         let report = TierReport {
             seeds: n,
@@ -126,36 +125,76 @@ pub fn build(
         };
         obs.tier_finished(&report);
         reports.push(report);
-        tables.push(Table::open(&path, &key, n, size, false)?.into_fast()?);
+        tables.push(Some(table));
     }
     Ok(reports)
 }
 
-/// Rewrites the raw tiers `0..=max` of a rule set in compressed form (or back to raw).
+/// A table opened from disk, decoded if it is compressed (every lower tier is in `lower`).
+fn load(
+    rules: &Rules,
+    ix: &Indexer,
+    n: usize,
+    t: Table,
+    lower: &[Option<Table>],
+) -> Result<Table, TableError> {
+    if t.raw().is_some() {
+        return Ok(t);
+    }
+    let values = decode_tier(rules, ix, n, &t, &Decoded(lower))?;
+    Ok(t.decoded(values))
+}
+
+/// Writes tier `n`'s values, raw or compressed (which reads the lower tiers).
+fn write_values(
+    rules: &Rules,
+    ix: &Indexer,
+    n: usize,
+    path: &Path,
+    values: &[u8],
+    lower: &[Option<Table>],
+    compress: bool,
+) -> Result<u64, TableError> {
+    let key = rules.variant().key();
+    let entries = values.len() as u64;
+    if compress {
+        let payload = codec::encode(rules, ix, n, values, &Decoded(lower), ZSTD_LEVEL)
+            .map_err(|e| TableError::io(path, e))?;
+        write_table(path, &key, n, entries, Encoding::Residual, &payload)
+    } else {
+        write_table(path, &key, n, entries, Encoding::Raw, values)
+    }
+}
+
+/// Rewrites the tiers `0..=max` of a rule set in compressed form (or back to raw). Compressing
+/// or decoding tier `n` reads every tier below it, so all of them must be present.
 /// Returns (tier, bytes before, bytes after) for each file rewritten.
 pub fn pack(
     rules: &Rules,
-    dir: &std::path::Path,
+    dir: &Path,
     max: usize,
     compress: bool,
 ) -> Result<Vec<(usize, u64, u64)>, TableError> {
     let ix = Indexer::new(rules, max)?;
     let key = rules.variant().key();
     let mut out = Vec::new();
+    let mut tables: Vec<Option<Table>> = Vec::new();
     for n in 0..=max {
         let path = tier_path(dir, &key, n);
         if !path.exists() {
-            continue;
+            // Nothing above a gap can be compressed or decoded.
+            break;
         }
         let t = Table::open(&path, &key, n, ix.size(n), true)?;
-        if t.is_compressed() == compress {
-            continue;
-        }
+        let was_compressed = t.is_compressed();
         let before = t.file_bytes();
-        let values = t.values()?;
-        drop(t);
-        let after = write_table(&path, &key, n, &values, compress)?;
-        out.push((n, before, after));
+        let t = load(rules, &ix, n, t, &tables)?;
+        if was_compressed != compress {
+            let values = t.raw().expect("loaded").to_vec();
+            let after = write_values(rules, &ix, n, &path, &values, &tables, compress)?;
+            out.push((n, before, after));
+        }
+        tables.push(Some(t));
     }
     Ok(out)
 }

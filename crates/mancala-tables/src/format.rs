@@ -9,7 +9,7 @@
 //! | 8 | 4 | format version |
 //! | 12 | 4 | tier (seeds in the pits) |
 //! | 16 | 8 | entries (positions in the tier) |
-//! | 24 | 1 | encoding: 0 raw, 1 zstd blocks |
+//! | 24 | 1 | encoding: 0 raw, 1 exit residuals in zstd blocks (see `codec`) |
 //! | 25 | 3 | reserved, zero |
 //! | 28 | 4 | entries per block (compressed) |
 //! | 32 | 8 | payload bytes after the header |
@@ -35,7 +35,8 @@ pub const BLOCK: usize = 1 << 16;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Encoding {
     Raw = 0,
-    Zstd = 1,
+    /// Exit residuals in zstd blocks (see `codec`).
+    Residual = 1,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -99,7 +100,7 @@ impl Header {
         }
         let encoding = match bytes[24] {
             0 => Encoding::Raw,
-            1 => Encoding::Zstd,
+            1 => Encoding::Residual,
             e => return Err(bad(format!("unknown value encoding {e}"))),
         };
         let key_bytes = &bytes[48..112];
@@ -125,29 +126,8 @@ pub fn checksum(payload: &[u8]) -> u64 {
     xxh3_64(payload)
 }
 
-/// Compresses raw values into the block form: `u64` offsets (blocks + 1 of them, relative to
-/// the end of the offset table), then the zstd frames.
-pub fn compress(values: &[u8], level: i32) -> Result<Vec<u8>, std::io::Error> {
-    use rayon::prelude::*;
-    let frames: Vec<Vec<u8>> = values
-        .par_chunks(BLOCK)
-        .map(|c| zstd::bulk::compress(c, level))
-        .collect::<Result<_, _>>()?;
-    let mut out =
-        Vec::with_capacity(8 * (frames.len() + 1) + frames.iter().map(Vec::len).sum::<usize>());
-    let mut off = 0u64;
-    for f in &frames {
-        out.extend_from_slice(&off.to_le_bytes());
-        off += f.len() as u64;
-    }
-    out.extend_from_slice(&off.to_le_bytes());
-    for f in &frames {
-        out.extend_from_slice(f);
-    }
-    Ok(out)
-}
-
-/// The byte range of block `i` inside a compressed payload.
+/// The byte range of block `i` inside a compressed payload: `u64` offsets (blocks + 1 of
+/// them, relative to the end of the offset table), then the blocks.
 pub fn block_range(payload: &[u8], blocks: usize, i: usize) -> Option<(usize, usize)> {
     let table = 8 * (blocks + 1);
     let at = |k: usize| -> Option<u64> {

@@ -6,6 +6,7 @@
 
 mod build;
 mod bytes;
+mod codec;
 pub mod format;
 mod levels;
 mod rounds;

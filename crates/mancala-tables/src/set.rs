@@ -1,10 +1,16 @@
 //! The tables of one rule set, opened together and probed by position.
 
+use crate::codec::{self, Unpacked};
+use crate::format::BLOCK;
+use crate::solve::LowerTiers;
 use crate::table::{tier_path, Table};
 use crate::TableError;
 use mancala_index::Indexer;
-use mancala_rules::{Board, Rules};
+use mancala_rules::{Board, Children, Next, Rules};
+use rayon::prelude::*;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 /// Every built tier of one rule set under a directory.
 pub struct Tables {
@@ -12,7 +18,13 @@ pub struct Tables {
     ix: Indexer,
     dir: PathBuf,
     tiers: Vec<Option<Table>>,
+    /// Recently unpacked blocks of compressed tiers, by (tier, block): a query reads a few
+    /// positions of a block, and each position's exit reads a few more below it.
+    unpacked: Mutex<HashMap<(usize, usize), Arc<Unpacked>>>,
 }
+
+/// Unpacked blocks kept at most (each up to ~128 KB).
+const UNPACKED_BLOCKS: usize = 256;
 
 impl Tables {
     /// Opens the tiers `0..=max` that exist, checking each (a damaged file is an error, a
@@ -45,6 +57,7 @@ impl Tables {
             ix,
             dir: dir.to_path_buf(),
             tiers,
+            unpacked: Mutex::new(HashMap::new()),
         })
     }
 
@@ -71,16 +84,105 @@ impl Tables {
         k.checked_sub(1)
     }
 
-    /// The table value of an indexed position, or why it cannot be had.
+    /// Decodes every compressed tier into memory, lowest first, so that each later probe is
+    /// one byte read. Every tier below a compressed one must be present.
+    pub fn decode_all(&mut self) -> Result<(), TableError> {
+        for n in 0..self.tiers.len() {
+            let compressed = self.tiers[n].as_ref().is_some_and(|t| t.raw().is_none());
+            if !compressed {
+                continue;
+            }
+            if let Some(k) = (0..n).find(|&k| self.tiers[k].is_none()) {
+                return Err(self.missing(k));
+            }
+            let (lower, rest) = self.tiers.split_at_mut(n);
+            let table = rest[0].take().expect("present");
+            let values = decode_tier(&self.rules, &self.ix, n, &table, &Decoded(lower))?;
+            self.tiers[n] = Some(table.decoded(values));
+        }
+        Ok(())
+    }
+
+    /// The values of tier `n` when it is raw or decoded.
+    pub fn values(&self, n: usize) -> Option<&[u8]> {
+        self.tier(n).and_then(Table::raw)
+    }
+
+    /// The table value of an indexed position, or why it cannot be had. A compressed tier
+    /// that was not decoded is read one position at a time (see `codec`), which probes the
+    /// lower tiers for that position's best exit.
     pub fn probe(&self, b: Board) -> Result<Option<i8>, TableError> {
         let n = b.total() as usize;
         let Some(t) = self.tier(n) else {
             return Err(self.missing(n));
         };
-        match self.ix.rank(b) {
-            Some(r) => Ok(Some(t.get(r)?)),
-            None => Ok(None),
+        let Some(r) = self.ix.rank(b) else {
+            return Ok(None);
+        };
+        if let Some(v) = t.raw() {
+            return Ok(Some(v[r as usize] as i8));
         }
+        let corrupt = |why: String| TableError::Corrupt {
+            path: t.path().to_path_buf(),
+            why,
+        };
+        let i = r as usize / BLOCK;
+        let cached = self
+            .unpacked
+            .lock()
+            .expect("not poisoned")
+            .get(&(n, i))
+            .cloned();
+        let block = match cached {
+            Some(block) => block,
+            None => {
+                let block =
+                    Arc::new(codec::unpack_block(&self.ix, n, i, t.block(i)?).map_err(corrupt)?);
+                let mut cache = self.unpacked.lock().expect("not poisoned");
+                if cache.len() >= UNPACKED_BLOCKS {
+                    cache.clear();
+                }
+                cache.insert((n, i), block.clone());
+                block
+            }
+        };
+        let mut lower_error = None;
+        let decoded = codec::decode_one(&self.rules, &self.ix, n, r, b, &block, |pos| {
+            self.best_exit(pos).map_err(|e| {
+                let why = e.to_string();
+                lower_error = Some(e);
+                why
+            })
+        });
+        if let Some(e) = lower_error {
+            return Err(e);
+        }
+        decoded.map(Some).map_err(corrupt)
+    }
+
+    /// The best value among the moves of `b` that leave its tier.
+    fn best_exit(&self, b: Board) -> Result<i8, TableError> {
+        let mut kids = Children::new();
+        if let Some((mover, opp)) = self.rules.moves_into(b, &mut kids) {
+            return Ok(mover as i8 - opp as i8);
+        }
+        let mut best = i32::MIN;
+        for c in kids.iter() {
+            let quiet = c.next == Next::Opponent && c.gain == 0 && c.opp_gain == 0;
+            let v = match c.next {
+                _ if quiet => continue,
+                Next::Over => c.value(0),
+                _ => {
+                    let child = self.probe(c.board)?.ok_or_else(|| TableError::Corrupt {
+                        path: self.dir.clone(),
+                        why: format!("child {:?} of {b:?} is not indexed", c.board),
+                    })?;
+                    c.value(child as i32)
+                }
+            };
+            best = best.max(v);
+        }
+        Ok(best as i8)
     }
 
     /// The error for a tier that is not built, with the command that builds it.
@@ -104,6 +206,50 @@ impl Tables {
             command,
         }
     }
+}
+
+/// Lower tiers that are all present and raw or decoded, as the solver and the codec read them.
+pub(crate) struct Decoded<'a>(pub &'a [Option<Table>]);
+
+impl LowerTiers for Decoded<'_> {
+    #[inline]
+    fn value(&self, tier: usize, rank: u64) -> i8 {
+        self.0[tier]
+            .as_ref()
+            .expect("lower tiers are loaded")
+            .get_raw(rank)
+    }
+
+    #[inline]
+    fn prefetch(&self, tier: usize, rank: u64) {
+        if let Some(t) = &self.0[tier] {
+            t.prefetch(rank)
+        }
+    }
+}
+
+/// Decodes a compressed tier `n`, given every lower tier.
+pub(crate) fn decode_tier<L: LowerTiers>(
+    rules: &Rules,
+    ix: &Indexer,
+    n: usize,
+    table: &Table,
+    lower: &L,
+) -> Result<Vec<u8>, TableError> {
+    let entries = table.entries() as usize;
+    let blocks: Vec<Vec<u8>> = (0..table.blocks())
+        .into_par_iter()
+        .map(|i| {
+            let len = BLOCK.min(entries - i * BLOCK);
+            codec::decode_block(rules, ix, n, i, len, table.block(i)?, lower).map_err(|why| {
+                TableError::Corrupt {
+                    path: table.path().to_path_buf(),
+                    why: format!("block {i}: {why}"),
+                }
+            })
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(blocks.concat())
 }
 
 /// Peak resident memory of this process in MiB (0 where /proc is unavailable).

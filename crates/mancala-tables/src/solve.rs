@@ -23,7 +23,7 @@ use rayon::prelude::*;
 use std::sync::atomic::Ordering::Relaxed;
 
 /// A best exit for positions with only quiet moves.
-const NO_EXIT: i8 = i8::MIN;
+pub(crate) const NO_EXIT: i8 = i8::MIN;
 /// Chunks seeded together before propagating (64 Mi positions).
 const GROUP_CHUNKS: usize = 2048;
 
@@ -194,9 +194,9 @@ const EXIT_BATCH: u64 = 32;
 /// For a batch of positions: the best value among moves that leave the tier (or end the game)
 /// and the number of quiet moves. A terminal position's value is its only exit.
 #[derive(Default)]
-struct Exits {
+pub(crate) struct Exits {
     /// (best exit so far, quiet moves) per position of the batch.
-    positions: Vec<(i8, u8)>,
+    pub positions: Vec<(i8, u8)>,
     /// Exits into lower tiers, waiting for their values.
     probes: Vec<Probe>,
     /// Scratch space for move generation.
@@ -214,12 +214,19 @@ struct Probe {
 }
 
 impl Exits {
-    fn clear(&mut self) {
+    pub fn clear(&mut self) {
         self.positions.clear();
         self.probes.clear();
     }
 
-    fn add<L: LowerTiers>(&mut self, rules: &Rules, ix: &Indexer, b: Board, n: usize, lower: &L) {
+    pub fn add<L: LowerTiers>(
+        &mut self,
+        rules: &Rules,
+        ix: &Indexer,
+        b: Board,
+        n: usize,
+        lower: &L,
+    ) {
         let at = self.positions.len() as u32;
         let kids = &mut self.kids;
         let entry = match rules.moves_into(b, kids) {
@@ -257,7 +264,7 @@ impl Exits {
         self.positions.push(entry);
     }
 
-    fn resolve<L: LowerTiers>(&mut self, lower: &L) {
+    pub fn resolve<L: LowerTiers>(&mut self, lower: &L) {
         for p in &self.probes {
             let v = p.gain + p.sign * lower.value(p.tier as usize, p.rank) as i32;
             let e = &mut self.positions[p.at as usize].0;

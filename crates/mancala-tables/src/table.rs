@@ -22,9 +22,10 @@ pub struct Table {
 enum Data {
     /// Raw values, memory-mapped: a probe is one byte read.
     Mapped(Mmap),
-    /// Raw values in memory (a compressed table loaded whole for building).
+    /// Raw values in memory (a compressed table once decoded).
     Owned(Vec<u8>),
-    /// Compressed blocks, memory-mapped: a probe decompresses one block.
+    /// Compressed blocks, memory-mapped; decoding needs the rules and the lower tiers, so it
+    /// happens in [`crate::Tables`] and the builder.
     Blocks(Mmap),
 }
 
@@ -51,31 +52,34 @@ impl Table {
                 expected: key.to_string(),
             });
         }
+        let corrupt = |why: String| TableError::Corrupt {
+            path: path.to_path_buf(),
+            why,
+        };
         if header.tier as usize != tier || header.entries != entries {
-            return Err(TableError::Corrupt {
-                path: path.to_path_buf(),
-                why: format!(
-                    "holds tier {} with {} positions, expected tier {tier} with {entries}",
-                    header.tier, header.entries
-                ),
-            });
+            return Err(corrupt(format!(
+                "holds tier {} with {} positions, expected tier {tier} with {entries}",
+                header.tier, header.entries
+            )));
         }
         let have = (map.len() - HEADER_LEN) as u64;
         if have != header.payload_len {
-            return Err(TableError::Corrupt {
-                path: path.to_path_buf(),
-                why: format!(
-                    "payload is {have} bytes, the header says {} (truncated or padded)",
-                    header.payload_len
-                ),
-            });
+            return Err(corrupt(format!(
+                "payload is {have} bytes, the header says {} (truncated or padded)",
+                header.payload_len
+            )));
         }
         let payload = &map[HEADER_LEN..];
         if header.encoding == Encoding::Raw && header.payload_len != entries {
-            return Err(TableError::Corrupt {
-                path: path.to_path_buf(),
-                why: "raw payload length differs from the entry count".into(),
-            });
+            return Err(corrupt(
+                "raw payload length differs from the entry count".into(),
+            ));
+        }
+        if header.encoding == Encoding::Residual && header.block as usize != BLOCK {
+            return Err(corrupt(format!(
+                "{} positions a block, this program reads {BLOCK}",
+                header.block
+            )));
         }
         if check_payload && format::checksum(payload) != header.checksum {
             return Err(TableError::Checksum {
@@ -84,7 +88,7 @@ impl Table {
         }
         let data = match header.encoding {
             Encoding::Raw => Data::Mapped(map),
-            Encoding::Zstd => Data::Blocks(map),
+            Encoding::Residual => Data::Blocks(map),
         };
         Ok(Table {
             path: path.to_path_buf(),
@@ -105,8 +109,9 @@ impl Table {
         self.header.entries
     }
 
+    /// Is the file compressed (whether or not it was decoded since)?
     pub fn is_compressed(&self) -> bool {
-        self.header.encoding == Encoding::Zstd
+        self.header.encoding == Encoding::Residual
     }
 
     /// Size of the file on disk.
@@ -114,30 +119,26 @@ impl Table {
         HEADER_LEN as u64 + self.header.payload_len
     }
 
-    /// The value of the position of rank `rank`.
-    #[inline]
-    pub fn get(&self, rank: u64) -> Result<i8, TableError> {
+    /// The values, when stored raw or already decoded.
+    pub fn raw(&self) -> Option<&[u8]> {
         match &self.data {
-            Data::Mapped(m) => Ok(m[HEADER_LEN + rank as usize] as i8),
-            Data::Owned(v) => Ok(v[rank as usize] as i8),
-            Data::Blocks(m) => {
-                let block = self.block(&m[HEADER_LEN..], rank as usize / BLOCK)?;
-                Ok(block[rank as usize % BLOCK] as i8)
-            }
+            Data::Mapped(m) => Some(&m[HEADER_LEN..]),
+            Data::Owned(v) => Some(v),
+            Data::Blocks(_) => None,
         }
     }
 
-    /// The value of rank `rank` of a table known to be raw or loaded (the builder's fast path).
+    /// The value of rank `rank` of a raw or decoded table (the builder's fast path).
     #[inline(always)]
     pub fn get_raw(&self, rank: u64) -> i8 {
         match &self.data {
             Data::Mapped(m) => m[HEADER_LEN + rank as usize] as i8,
             Data::Owned(v) => v[rank as usize] as i8,
-            Data::Blocks(_) => self.get(rank).unwrap_or(0),
+            Data::Blocks(_) => unreachable!("a compressed table is decoded before probing"),
         }
     }
 
-    /// Starts fetching the value of `rank` (raw or loaded tables).
+    /// Starts fetching the value of `rank` (raw or decoded tables).
     #[inline(always)]
     pub fn prefetch(&self, rank: u64) {
         match &self.data {
@@ -147,91 +148,60 @@ impl Table {
         }
     }
 
-    fn block(&self, payload: &[u8], i: usize) -> Result<Vec<u8>, TableError> {
-        let blocks = format::blocks_for(self.header.entries);
-        let corrupt = |why: &str| TableError::Corrupt {
-            path: self.path.clone(),
-            why: why.to_string(),
+    /// The number of compressed blocks.
+    pub(crate) fn blocks(&self) -> usize {
+        format::blocks_for(self.header.entries)
+    }
+
+    /// The compressed bytes of block `i`.
+    pub(crate) fn block(&self, i: usize) -> Result<&[u8], TableError> {
+        let Data::Blocks(m) = &self.data else {
+            unreachable!("only compressed tables have blocks")
         };
-        let (a, b) = format::block_range(payload, blocks, i)
-            .ok_or_else(|| corrupt("bad block offset table"))?;
-        let want = BLOCK.min(self.header.entries as usize - i * BLOCK);
-        let out = zstd::bulk::decompress(&payload[a..b], BLOCK)
-            .map_err(|e| corrupt(&format!("block {i} does not decompress: {e}")))?;
-        if out.len() != want {
-            return Err(corrupt(&format!(
-                "block {i} holds {} values, expected {want}",
-                out.len()
-            )));
-        }
-        Ok(out)
+        let payload = &m[HEADER_LEN..];
+        let (a, b) =
+            format::block_range(payload, self.blocks(), i).ok_or_else(|| TableError::Corrupt {
+                path: self.path.clone(),
+                why: "bad block offset table".into(),
+            })?;
+        Ok(&payload[a..b])
     }
 
-    /// All values, decompressed if needed.
-    pub fn values(&self) -> Result<Vec<u8>, TableError> {
-        match &self.data {
-            Data::Mapped(m) => Ok(m[HEADER_LEN..].to_vec()),
-            Data::Owned(v) => Ok(v.clone()),
-            Data::Blocks(m) => {
-                let blocks = format::blocks_for(self.header.entries);
-                let mut out = Vec::with_capacity(self.header.entries as usize);
-                for i in 0..blocks {
-                    out.extend(self.block(&m[HEADER_LEN..], i)?);
-                }
-                Ok(out)
-            }
+    /// The same table with its values decoded into memory.
+    pub(crate) fn decoded(self, values: Vec<u8>) -> Table {
+        debug_assert_eq!(values.len() as u64, self.header.entries);
+        Table {
+            path: self.path,
+            header: self.header,
+            data: Data::Owned(values),
         }
-    }
-
-    /// Runs `f` on the raw values without copying a mapped raw table.
-    pub fn with_values<R>(&self, f: impl FnOnce(&[u8]) -> R) -> Result<R, TableError> {
-        match &self.data {
-            Data::Mapped(m) => Ok(f(&m[HEADER_LEN..])),
-            Data::Owned(v) => Ok(f(v)),
-            Data::Blocks(_) => Ok(f(&self.values()?)),
-        }
-    }
-
-    /// A compressed table becomes an in-memory raw one, so probes are single reads.
-    pub fn into_fast(self) -> Result<Table, TableError> {
-        if let Data::Blocks(_) = self.data {
-            let v = self.values()?;
-            return Ok(Table {
-                path: self.path,
-                header: self.header,
-                data: Data::Owned(v),
-            });
-        }
-        Ok(self)
     }
 }
 
 /// Writes a table under a temporary name, syncs it, and renames it into place, so a reader
-/// never sees a partial file. Returns the file size.
+/// never sees a partial file. `payload` is the raw values or the compressed form (see
+/// `codec`). Returns the file size.
 pub fn write_table(
     path: &Path,
     key: &str,
     tier: usize,
-    values: &[u8],
-    compress: bool,
+    entries: u64,
+    encoding: Encoding,
+    payload: &[u8],
 ) -> Result<u64, TableError> {
     let io = |e| TableError::io(path, e);
-    let (encoding, payload): (Encoding, std::borrow::Cow<[u8]>) = if compress {
-        (
-            Encoding::Zstd,
-            format::compress(values, 9).map_err(io)?.into(),
-        )
-    } else {
-        (Encoding::Raw, values.into())
-    };
     let header = Header {
         version: VERSION,
         tier: tier as u32,
-        entries: values.len() as u64,
+        entries,
         encoding,
-        block: if compress { BLOCK as u32 } else { 0 },
+        block: if encoding == Encoding::Residual {
+            BLOCK as u32
+        } else {
+            0
+        },
         payload_len: payload.len() as u64,
-        checksum: format::checksum(&payload),
+        checksum: format::checksum(payload),
         key: key.to_string(),
     };
     if let Some(parent) = path.parent() {
@@ -242,7 +212,7 @@ pub fn write_table(
         let mut f = File::create(&tmp).map_err(|e| TableError::io(&tmp, e))?;
         f.write_all(&header.to_bytes())
             .map_err(|e| TableError::io(&tmp, e))?;
-        f.write_all(&payload).map_err(|e| TableError::io(&tmp, e))?;
+        f.write_all(payload).map_err(|e| TableError::io(&tmp, e))?;
         f.sync_all().map_err(|e| TableError::io(&tmp, e))?;
     }
     fs::rename(&tmp, path).map_err(io)?;

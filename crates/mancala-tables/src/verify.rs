@@ -28,7 +28,8 @@ pub struct BadEntry {
 
 /// Verifies tiers `0..=max` (those present; files are fully checksummed on open).
 pub fn verify(rules: &Rules, dir: &Path, max: usize) -> Result<VerifyReport, TableError> {
-    let tables = Tables::open(dir, rules, max, true)?;
+    let mut tables = Tables::open(dir, rules, max, true)?;
+    tables.decode_all()?;
     let ix = tables.indexer();
     let m = rules.pits();
     let mut report = VerifyReport {
@@ -36,10 +37,9 @@ pub fn verify(rules: &Rules, dir: &Path, max: usize) -> Result<VerifyReport, Tab
         first_bad: None,
     };
     for n in 0..=max {
-        let Some(table) = tables.tier(n) else {
+        let (Some(table), Some(values)) = (tables.tier(n), tables.values(n)) else {
             continue;
         };
-        let values = table.values()?;
         let size = ix.size(n);
         let value_of = |b: mancala_rules::Board| -> Option<i32> {
             let t = b.total() as usize;
@@ -47,7 +47,7 @@ pub fn verify(rules: &Rules, dir: &Path, max: usize) -> Result<VerifyReport, Tab
             if t == n {
                 Some(values[r as usize] as i8 as i32)
             } else {
-                tables.tier(t)?.get(r).ok().map(|v| v as i32)
+                tables.values(t).map(|v| v[r as usize] as i8 as i32)
             }
         };
         let chunk = 1u64 << 14;
