@@ -265,6 +265,7 @@ impl Indexer {
             a: 0,
             own: 0,
             opp: 0,
+            row_start: 0,
             next_rank: start,
             started: false,
             regular,
@@ -272,8 +273,7 @@ impl Indexer {
             size,
         };
         if start < regular {
-            (w.own, w.opp) = self.rows_of(self.unrank(n, start));
-            w.a = byte_sum(w.own) as usize;
+            w.jump(start);
         }
         w
     }
@@ -287,6 +287,8 @@ pub struct Walk<'a> {
     a: usize,
     own: u64,
     opp: u64,
+    /// The rank of the first position with the current mover's row.
+    row_start: u64,
     next_rank: u64,
     /// The current rows were returned already; the next call advances first.
     started: bool,
@@ -305,6 +307,7 @@ impl Walk<'_> {
             self.opp = opp;
             return;
         }
+        self.row_start += ix.opp.count(self.n - self.a);
         if let Some(own) = ix.own.next(self.own) {
             self.own = own;
             self.opp = ix.opp.first(self.n - self.a);
@@ -319,6 +322,51 @@ impl Walk<'_> {
                 return;
             }
         }
+    }
+
+    /// Puts the walk on regular rank `rank` (unranking).
+    fn jump(&mut self, rank: u64) {
+        let ix = self.ix;
+        let n = self.n;
+        let bases = &ix.base[n * (ix.max + 2)..n * (ix.max + 2) + n + 2];
+        self.a = bases.partition_point(|&b| b <= rank) - 1;
+        let per = ix.opp.count(n - self.a);
+        let q = rank - bases[self.a];
+        self.own = ix.own.unrank(self.a, q / per);
+        self.opp = ix.opp.unrank(n - self.a, q % per);
+        self.row_start = rank - q % per;
+    }
+
+    /// The position of rank `rank`, at or after the last one returned (or the start), moving
+    /// the walk there: by stepping when it is close, by unranking only the opponent's row when
+    /// the mover's row is the same, and by unranking otherwise. The walk goes on from there.
+    pub fn seek(&mut self, rank: u64) -> Option<Board> {
+        /// Steps cost a few ns each, a row's unrank some 50.
+        const STEPS: u64 = 12;
+        // The rank of the rows held now.
+        let held = self.next_rank - self.started as u64;
+        if rank < held || rank >= self.size {
+            return None;
+        }
+        if rank == held && self.started {
+            return Some(self.ix.board(self.own, self.opp));
+        }
+        if rank >= self.regular || rank - held <= STEPS {
+            let mut b = self.next();
+            while self.next_rank <= rank {
+                b = self.next();
+            }
+            return b;
+        }
+        let per = self.ix.opp.count(self.n - self.a);
+        if rank < self.row_start + per {
+            self.opp = self.ix.opp.unrank(self.n - self.a, rank - self.row_start);
+        } else {
+            self.jump(rank);
+        }
+        self.started = true;
+        self.next_rank = rank + 1;
+        Some(self.ix.board(self.own, self.opp))
     }
 }
 

@@ -222,9 +222,11 @@ impl Rows {
         for j in 0..self.m - 1 {
             let base = self.less_row(j, r, f);
             let less = &self.less[base..base + r + 1];
-            // The largest x whose prefix count is <= k. The counts never fall, so that is how
-            // many of them are <= k: counted without a branch to mispredict.
-            let x = less[1..].iter().map(|&c| (c <= k) as usize).sum::<usize>();
+            // The largest x whose prefix count is <= k; pits hold few seeds, so scan up.
+            let mut x = 0;
+            while x < r && less[x + 1] <= k {
+                x += 1;
+            }
             k -= less[x];
             row |= (x as u64) << (8 * j);
             f = self.rule.met_after(f, x);

@@ -112,6 +112,39 @@ fn walk_from_the_middle() {
     assert_eq!(got, want);
 }
 
+/// Seeking forward by every kind of gap (a step, a jump within the mover's row, a jump to
+/// another row, onto the extra position) lands where unranking does, and the walk goes on.
+#[test]
+fn seek_lands_on_the_rank() {
+    for (preset, pits, seeds, n) in [
+        (Preset::Awari, 6, 4, 10),
+        (Preset::Kalah, 3, 3, 12),
+        (Preset::Awari, 2, 2, 8),
+    ] {
+        let r = rules(preset, pits, seeds);
+        let ix = Indexer::new(&r, n).unwrap();
+        let size = ix.size(n);
+        for stride in [1u64, 5, 13, 40, 997, size / 3 + 1] {
+            let mut walk = ix.walk(n);
+            let mut rank = 0;
+            while rank < size {
+                assert_eq!(
+                    walk.seek(rank),
+                    Some(ix.unrank(n, rank)),
+                    "rank {rank} stride {stride}"
+                );
+                assert_eq!(walk.seek(rank), Some(ix.unrank(n, rank)), "again at {rank}");
+                if rank + 1 < size {
+                    assert_eq!(walk.next(), Some(ix.unrank(n, rank + 1)));
+                    rank += 1;
+                }
+                rank += stride;
+            }
+            assert_eq!(walk.seek(0), None, "backwards");
+        }
+    }
+}
+
 #[test]
 fn the_start_position_has_the_last_rank_of_its_tier() {
     for (pits, seeds) in [(6, 4), (3, 2), (2, 1)] {

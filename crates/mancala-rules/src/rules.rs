@@ -8,6 +8,54 @@
 use crate::board::{byte_sum, Board};
 use crate::variant::{CaptureScope, Family, GrandSlam, Starving, Variant};
 
+/// Runs `$body` with `$M` a constant equal to the board width `$m` (1..=8), so the move
+/// generators are compiled once per width and their shifts and masks are immediates.
+macro_rules! by_width {
+    ($m:expr, $M:ident => $body:expr) => {
+        match $m {
+            1 => {
+                const $M: usize = 1;
+                $body
+            }
+            2 => {
+                const $M: usize = 2;
+                $body
+            }
+            3 => {
+                const $M: usize = 3;
+                $body
+            }
+            4 => {
+                const $M: usize = 4;
+                $body
+            }
+            5 => {
+                const $M: usize = 5;
+                $body
+            }
+            6 => {
+                const $M: usize = 6;
+                $body
+            }
+            7 => {
+                const $M: usize = 7;
+                $body
+            }
+            _ => {
+                const $M: usize = 8;
+                $body
+            }
+        }
+    };
+}
+
+/// [`Board::flip`] for a board of width `M`.
+#[inline(always)]
+fn flip<const M: usize>(b: Board) -> Board {
+    let row = (1u128 << (8 * M)) - 1;
+    Board(b.0 >> (8 * M) | (b.0 & row) << (8 * M))
+}
+
 /// The last seed of a sowing went into the mover's store (Kalah type).
 pub const STORE: u8 = 0xff;
 
@@ -270,8 +318,8 @@ impl Rules {
     pub fn moves_into(&self, b: Board, kids: &mut Children) -> Option<(u8, u8)> {
         kids.clear();
         match self.variant.family() {
-            Family::Awari => self.awari_node(b, kids),
-            Family::Kalah => self.kalah_node(b, kids),
+            Family::Awari => by_width!(self.m, M => self.awari_node::<M>(b, kids)),
+            Family::Kalah => by_width!(self.m, M => self.kalah_node::<M>(b, kids)),
         }
     }
 
@@ -292,9 +340,9 @@ impl Rules {
         Board(b.0 >> self.row_bits | (b.0 & self.row_mask) << self.row_bits)
     }
 
-    #[inline]
-    fn awari_node(&self, b: Board, kids: &mut Children) -> Option<(u8, u8)> {
-        let m = self.m;
+    #[inline(always)]
+    fn awari_node<const M: usize>(&self, b: Board, kids: &mut Children) -> Option<(u8, u8)> {
+        let m = M;
         let own = b.own(m);
         if own == 0 {
             return Some((0, b.total() as u8));
@@ -305,7 +353,7 @@ impl Rules {
         while pits != 0 {
             let o = pits.trailing_zeros() as usize;
             pits &= pits - 1;
-            if let Some(c) = self.awari_move(b, o) {
+            if let Some(c) = self.awari_move::<M>(b, o) {
                 starving |= (c.starves(m) as u32) << kids.len();
                 kids.push(c);
             }
@@ -329,8 +377,8 @@ impl Rules {
 
     /// One Awari-type move, or `None` if it is a forbidden grand slam (GS1).
     #[inline(always)]
-    fn awari_move(&self, b: Board, o: usize) -> Option<Child> {
-        let m = self.m;
+    fn awari_move<const M: usize>(&self, b: Board, o: usize) -> Option<Child> {
+        let m = M;
         let (mut nb, last, _) = self.sow(b, o);
         let last = last as usize;
         let mut child = Child {
@@ -342,7 +390,7 @@ impl Rules {
         };
         let lv = nb.get(last);
         if last >= m && (lv == 2 || lv == 3) {
-            let (mut mask, mut cap) = self.capture_set(nb, last);
+            let (mut mask, mut cap) = self.capture_set::<M>(nb, last);
             let grand_slam = byte_sum(nb.opp(m)) == cap;
             if grand_slam {
                 match self.variant.grand_slam {
@@ -378,7 +426,7 @@ impl Rules {
             child.gain = cap as u8;
         }
         child.board = if child.next == Next::Opponent {
-            self.flip(nb)
+            flip::<M>(nb)
         } else {
             nb
         };
@@ -387,8 +435,8 @@ impl Rules {
 
     /// The pits (as a byte mask) and seeds a capture ending in opponent pit `last` takes.
     #[inline(always)]
-    fn capture_set(&self, nb: Board, last: usize) -> (u128, u32) {
-        let m = self.m;
+    fn capture_set<const M: usize>(&self, nb: Board, last: usize) -> (u128, u32) {
+        let m = M;
         let mut mask = 0u128;
         let mut cap = 0u32;
         match self.variant.capture_scope {
@@ -420,11 +468,11 @@ impl Rules {
         (mask, cap)
     }
 
-    #[inline]
-    fn kalah_node(&self, b: Board, kids: &mut Children) -> Option<(u8, u8)> {
-        let m = self.m;
-        let own = b.0 as u64 & self.row_mask as u64;
-        let opp = (b.0 >> self.row_bits) as u64;
+    #[inline(always)]
+    fn kalah_node<const M: usize>(&self, b: Board, kids: &mut Children) -> Option<(u8, u8)> {
+        let m = M;
+        let own = b.own(M);
+        let opp = b.opp(M);
         if own == 0 || opp == 0 {
             return Some((byte_sum(own) as u8, byte_sum(opp) as u8));
         }
@@ -432,14 +480,14 @@ impl Rules {
         while pits != 0 {
             let o = pits.trailing_zeros() as usize;
             pits &= pits - 1;
-            kids.push(self.kalah_move(b, o));
+            kids.push(self.kalah_move::<M>(b, o));
         }
         None
     }
 
     #[inline(always)]
-    fn kalah_move(&self, b: Board, o: usize) -> Child {
-        let m = self.m;
+    fn kalah_move<const M: usize>(&self, b: Board, o: usize) -> Child {
+        let m = M;
         let (mut nb, last, stored) = self.sow(b, o);
         let mut gain = stored as u32;
         let mut next = Next::Opponent;
@@ -459,8 +507,8 @@ impl Rules {
                 }
             }
         }
-        let own = nb.0 as u64 & self.row_mask as u64;
-        let opp = (nb.0 >> self.row_bits) as u64;
+        let own = nb.own(M);
+        let opp = nb.opp(M);
         if own == 0 || opp == 0 {
             return Child {
                 pit: o as u8,
@@ -473,7 +521,7 @@ impl Rules {
         Child {
             pit: o as u8,
             board: if next == Next::Opponent {
-                self.flip(nb)
+                flip::<M>(nb)
             } else {
                 nb
             },
@@ -570,11 +618,11 @@ impl Rules {
     #[inline]
     fn quietly_reaches(&self, q: Board, o: usize, p: Board, fed: bool) -> bool {
         let c = match self.variant.family() {
-            Family::Awari => match self.awari_move(q, o) {
+            Family::Awari => match by_width!(self.m, M => self.awari_move::<M>(q, o)) {
                 Some(c) => c,
                 None => return false,
             },
-            Family::Kalah => self.kalah_move(q, o),
+            Family::Kalah => by_width!(self.m, M => self.kalah_move::<M>(q, o)),
         };
         if c.next != Next::Opponent || c.gain != 0 || c.opp_gain != 0 || c.board != p {
             return false;

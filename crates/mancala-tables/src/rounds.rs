@@ -43,9 +43,6 @@ pub(crate) const CHUNK: u64 = 1 << 15;
 /// Predecessor updates gathered and prefetched before touching the state bytes.
 const BATCH: usize = 64;
 
-/// A seed this close after the previous one is reached by walking rather than unranking.
-const WALK_GAP: u64 = 24;
-
 /// The tier being solved, shared by every task.
 pub(crate) struct Ctx<'a> {
     pub rules: &'a Rules,
@@ -107,9 +104,8 @@ impl Ctx<'_> {
     /// Positions entering `W_t` or `L_t` by their own exits (no quiet move needed), in the
     /// chunks starting at `chunks`.
     ///
-    /// Each task scans its own chunk, eight exit bytes at a time, and is its only writer; the
-    /// boards of the few matches come from a walk that steps forward when the next match is
-    /// close and unranks otherwise.
+    /// Each task scans its own chunk, four cells at a time, and is its only writer; the
+    /// boards of the matches come from a walk that seeks forward from one to the next.
     pub fn seed(&self, t: i8, chunks: &[u64]) -> Frontier {
         let size = self.ix.size(self.n);
         let hi = t as u8 as u64 * 0x0001_0001_0001_0001;
@@ -119,24 +115,8 @@ impl Ctx<'_> {
             .map(|&start| {
                 let end = (start + CHUNK).min(size) as usize;
                 let (mut w, mut l) = (Vec::new(), Vec::new());
-                let mut cursor: Option<(u64, mancala_index::Walk<'_>, Board)> = None;
-                let mut board_at = |r: u64| -> Board {
-                    match &mut cursor {
-                        Some((at, walk, b)) if *at <= r && r - *at <= WALK_GAP => {
-                            while *at < r {
-                                *b = walk.next().expect("rank inside the tier");
-                                *at += 1;
-                            }
-                            *b
-                        }
-                        _ => {
-                            let mut walk = self.ix.walk_from(self.n, r);
-                            let b = walk.next().expect("rank inside the tier");
-                            cursor = Some((r, walk, b));
-                            b
-                        }
-                    }
-                };
+                let mut walk = self.ix.walk_from(self.n, start);
+                let mut board_at = |r: u64| walk.seek(r).expect("rank inside the tier");
                 let mut r = start as usize;
                 while r < end {
                     if r + 4 <= end {
