@@ -200,13 +200,24 @@ impl Indexer {
     /// The rank of `b` within its tier, or `None` if it is not indexed.
     #[inline]
     pub fn rank(&self, b: Board) -> Option<u64> {
-        let (own, opp) = self.rows_of(b);
+        mancala_rules::by_width!(self.spec.pits, M => self.rank_m::<M>(b))
+    }
+
+    /// [`Indexer::rank`] for boards of width `M`: the rows come out with immediate shifts and
+    /// are ranked by code unrolled for the width.
+    #[inline(always)]
+    fn rank_m<const M: usize>(&self, b: Board) -> Option<u64> {
+        let mask = u64::MAX >> (64 - 8 * M);
+        let (own, opp) = (b.0 as u64 & mask, (b.0 >> (8 * M)) as u64 & mask);
         let a = byte_sum(own) as usize;
         let n = a + byte_sum(opp) as usize;
         if n > self.max || self.sizes[n] == 0 {
             return None;
         }
-        match (self.own.rank_of(own, a), self.opp.rank_of(opp, n - a)) {
+        match (
+            self.own.rank_m::<M>(own, a),
+            self.opp.rank_m::<M>(opp, n - a),
+        ) {
             (Some(ro), Some(rp)) => Some(self.rank_of_rows(n, a, ro, rp)),
             _ => (self.extras[n] == Some(b)).then(|| self.sizes[n] - 1),
         }
@@ -214,11 +225,31 @@ impl Indexer {
 
     /// The mover's and the opponent's rows of `b`.
     #[inline(always)]
-    fn rows_of(&self, b: Board) -> (u64, u64) {
+    pub fn rows_of(&self, b: Board) -> (u64, u64) {
         (
             b.0 as u64 & self.row_mask,
             (b.0 >> self.row_bits) as u64 & self.row_mask,
         )
+    }
+
+    /// [`Indexer::rank`] for a solver that ranks many positions sharing one opponent's row:
+    /// when `b`'s opponent's row is `row`, whose rank as an opponent's row is `rank` (`None`
+    /// when the rules do not allow it there), only the mover's row is ranked.
+    #[inline]
+    pub fn rank_sharing_opp(&self, b: Board, (row, rank): (u64, Option<u64>)) -> Option<u64> {
+        let (own, opp) = self.rows_of(b);
+        if opp != row {
+            return self.rank(b);
+        }
+        let a = byte_sum(own) as usize;
+        let n = a + byte_sum(opp) as usize;
+        if n > self.max || self.sizes[n] == 0 {
+            return None;
+        }
+        match (self.own.rank_of(own, a), rank) {
+            (Some(ro), Some(rp)) => Some(self.rank_of_rows(n, a, ro, rp)),
+            _ => (self.extras[n] == Some(b)).then(|| self.sizes[n] - 1),
+        }
     }
 
     /// Is `b` an indexed position?

@@ -92,6 +92,8 @@ pub struct Rows {
     /// `less[(j, f, r, x)]`: completions of pits `j..` with `r` seeds whose pit `j` holds
     /// fewer than `x`: the rank contribution of pit `j`.
     less: Vec<u64>,
+    /// Where the plane of pit `j` and flag `f` starts in `less`, at `2j + f`.
+    planes: [usize; 16],
 }
 
 impl Rows {
@@ -115,12 +117,17 @@ impl Rows {
                 }
             }
         }
+        let mut planes = [0; 16];
+        for (i, p) in planes.iter_mut().enumerate().take(2 * m) {
+            *p = i * stride * stride;
+        }
         Rows {
             m,
             max,
             rule,
             counts: dp.data,
             less,
+            planes,
         }
     }
 
@@ -162,7 +169,7 @@ impl Rows {
     }
 
     /// [`Rows::rank`] of a row known to hold `s <= max` seeds.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn rank_of(&self, row: u64, s: usize) -> Option<u64> {
         assert!(s <= self.max);
         debug_assert_eq!(mancala_rules::byte_sum(row) as usize, s);
@@ -173,6 +180,18 @@ impl Rows {
             (_, RowRule::NonEmpty) if s == 0 => None,
             (_, RowRule::HasEmptyPit) => self.rank_width::<true>(row, s),
             _ => self.rank_width::<false>(row, s),
+        }
+    }
+
+    /// [`Rows::rank_of`] for rows of `M` pits (`M` = this side's width).
+    #[inline(always)]
+    pub(crate) fn rank_m<const M: usize>(&self, row: u64, s: usize) -> Option<u64> {
+        debug_assert_eq!(M, self.m);
+        assert!(s <= self.max);
+        match self.rule {
+            RowRule::NonEmpty if s == 0 => None,
+            RowRule::HasEmptyPit => self.rank_fixed::<M, true>(row, s),
+            _ => self.rank_fixed::<M, false>(row, s),
         }
     }
 
@@ -204,7 +223,7 @@ impl Rows {
             let x = pit(row, j);
             let before = if j == 0 { 0 } else { pit(prefix, j - 1) };
             let f = !HAS_EMPTY || empty & ((1 << j) - 1) != 0;
-            let at = self.less_row(j, s - before, f) + x;
+            let at = self.planes[2 * j + f as usize] + (s - before) * (self.max + 1) + x;
             debug_assert!(before + x <= s && at < self.less.len());
             // SAFETY: the pits sum to `s <= max` (checked by the callers), so
             // `x <= s - before <= max` and `at < (2j + 2) * (max + 1)^2 <= less.len()`.

@@ -8,8 +8,10 @@
 use crate::board::{byte_sum, Board};
 use crate::variant::{CaptureScope, Family, GrandSlam, Starving, Variant};
 
-/// Runs `$body` with `$M` a constant equal to the board width `$m` (1..=8), so the move
-/// generators are compiled once per width and their shifts and masks are immediates.
+/// Runs `$body` with `$M` a constant equal to the board width `$m` (1..=8), so hot code (move
+/// generation here, ranking in the index) is compiled once per width, with immediate shifts
+/// and masks.
+#[macro_export]
 macro_rules! by_width {
     ($m:expr, $M:ident => $body:expr) => {
         match $m {

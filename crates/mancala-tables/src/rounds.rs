@@ -173,8 +173,12 @@ impl Ctx<'_> {
                 let mut batch: Vec<(Board, usize)> = Vec::with_capacity(BATCH + 16);
                 for b in items {
                     self.rules.predecessors(*b, &mut preds);
+                    // A predecessor's opponent is the side to move in `b`, whose row the
+                    // move did not touch unless the sowing went round: rank that row once.
+                    let row = self.ix.rows_of(*b).0;
+                    let known = (row, self.ix.opp_rows().rank(row));
                     for &q in &preds {
-                        if let Some(rq) = self.ix.rank(q) {
+                        if let Some(rq) = self.ix.rank_sharing_opp(q, known) {
                             prefetch(&self.cells[rq as usize]);
                             batch.push((q, rq as usize));
                         }
