@@ -171,41 +171,32 @@ impl Rows {
     /// [`Rows::rank`] of a row known to hold `s <= max` seeds.
     #[inline(always)]
     pub(crate) fn rank_of(&self, row: u64, s: usize) -> Option<u64> {
-        assert!(s <= self.max);
-        debug_assert_eq!(mancala_rules::byte_sum(row) as usize, s);
-        // With a seed left to place a non-empty row is always still possible, so for `Any`
-        // and `NonEmpty` the flag never changes a count: rank as if it were met. One match
-        // picks a version unrolled for the board width.
-        match (self.m, self.rule) {
-            (_, RowRule::NonEmpty) if s == 0 => None,
-            (_, RowRule::HasEmptyPit) => self.rank_width::<true>(row, s),
-            _ => self.rank_width::<false>(row, s),
-        }
+        mancala_rules::by_width!(self.m, M => self.rank_m::<M>(row, s))
     }
 
-    /// [`Rows::rank_of`] for rows of `M` pits (`M` = this side's width).
+    /// [`Rows::rank`] for rows of `M` pits (`M` must be this side's width), for code that is
+    /// already compiled per width: unrolled and inlined.
+    #[inline(always)]
+    pub fn rank_width<const M: usize>(&self, row: u64) -> Option<u64> {
+        // The row's seeds: the top byte of the prefix sums `rank_fixed` multiplies out too.
+        let s = ((row.wrapping_mul(0x0101_0101_0101_0101) >> (8 * (M - 1))) & 0xff) as usize;
+        if s > self.max {
+            return None;
+        }
+        self.rank_m::<M>(row, s)
+    }
+
+    /// [`Rows::rank_of`] for rows of `M` pits (`M` = this side's width). With a seed left to
+    /// place a non-empty row is always still possible, so for `Any` and `NonEmpty` the flag
+    /// never changes a count: rank as if it were met.
     #[inline(always)]
     pub(crate) fn rank_m<const M: usize>(&self, row: u64, s: usize) -> Option<u64> {
-        debug_assert_eq!(M, self.m);
-        assert!(s <= self.max);
+        assert!(M == self.m && s <= self.max);
+        debug_assert_eq!(mancala_rules::byte_sum(row) as usize, s);
         match self.rule {
             RowRule::NonEmpty if s == 0 => None,
             RowRule::HasEmptyPit => self.rank_fixed::<M, true>(row, s),
             _ => self.rank_fixed::<M, false>(row, s),
-        }
-    }
-
-    #[inline(always)]
-    fn rank_width<const HAS_EMPTY: bool>(&self, row: u64, s: usize) -> Option<u64> {
-        match self.m {
-            1 => self.rank_fixed::<1, HAS_EMPTY>(row, s),
-            2 => self.rank_fixed::<2, HAS_EMPTY>(row, s),
-            3 => self.rank_fixed::<3, HAS_EMPTY>(row, s),
-            4 => self.rank_fixed::<4, HAS_EMPTY>(row, s),
-            5 => self.rank_fixed::<5, HAS_EMPTY>(row, s),
-            6 => self.rank_fixed::<6, HAS_EMPTY>(row, s),
-            7 => self.rank_fixed::<7, HAS_EMPTY>(row, s),
-            _ => self.rank_fixed::<8, HAS_EMPTY>(row, s),
         }
     }
 

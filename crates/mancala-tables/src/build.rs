@@ -105,7 +105,7 @@ pub fn build(
         }
         let started = Instant::now();
         obs.tier_started(n, size, progress_units(rules, size));
-        let values = solve_tier(rules, &ix, n, &Decoded(&tables), &Forward(obs));
+        let values = solve_tier(rules, &ix, n, &Decoded::new(&tables), &Forward(obs));
         let bytes = write_values(rules, &ix, n, &path, &values, &tables, opts.compress)?;
         let table = Table::open(&path, &key, n, size, false)?;
         let table = if opts.compress {
@@ -141,7 +141,7 @@ fn load(
     if t.raw().is_some() {
         return Ok(t);
     }
-    let values = decode_tier(rules, ix, n, &t, &Decoded(lower))?;
+    let values = decode_tier(rules, ix, n, &t, &Decoded::new(lower))?;
     Ok(t.decoded(values))
 }
 
@@ -158,7 +158,7 @@ fn write_values(
     let key = rules.variant().key();
     let entries = values.len() as u64;
     if compress {
-        let payload = codec::encode(rules, ix, n, values, &Decoded(lower), ZSTD_LEVEL)
+        let payload = codec::encode(rules, ix, n, values, &Decoded::new(lower), ZSTD_LEVEL)
             .map_err(|e| TableError::io(path, e))?;
         write_table(path, &key, n, entries, Encoding::Residual, &payload)
     } else {

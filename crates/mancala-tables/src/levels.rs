@@ -118,7 +118,9 @@ pub(crate) fn solve_levels<L: LowerTiers>(
                 for mover in mine {
                     batch.rows_left = [None; 16];
                     for chunk in theirs.chunks(BATCH) {
-                        batch.solve(rules, ix, n, a, mover, chunk, values, lower);
+                        mancala_rules::by_width!(m, M => batch.solve::<M, L>(
+                            rules, ix, n, a, mover, chunk, values, lower
+                        ));
                     }
                 }
                 (mine.len() * theirs.len()) as u64
@@ -154,7 +156,8 @@ impl Batch {
     /// Solves the positions (`mover`, each of `theirs`): ranks every child and prefetches it,
     /// then reads them and stores each position's best move.
     #[allow(clippy::too_many_arguments)]
-    fn solve<L: LowerTiers>(
+    #[inline(always)]
+    fn solve<const M: usize, L: LowerTiers>(
         &mut self,
         rules: &Rules,
         ix: &Indexer,
@@ -166,7 +169,6 @@ impl Batch {
         lower: &L,
     ) {
         let m = rules.pits();
-        let row_bits = 8 * m as u32;
         self.positions.clear();
         self.probes.clear();
         for opp in theirs {
@@ -183,7 +185,7 @@ impl Batch {
                             best = best.max(c.value(0));
                             continue;
                         }
-                        let (tier, r) = child_rank(&mut self.rows_left, ix, opp, c, row_bits);
+                        let (tier, r) = child_rank::<M>(&mut self.rows_left, ix, opp, c);
                         debug_assert_eq!(ix.rank(c.board), Some(r));
                         if tier == n {
                             debug_assert!(c.next == Next::Opponent && c.gain == 0);
@@ -220,15 +222,14 @@ impl Batch {
 /// cached by pit (and by who moves next); the opponent's row is often untouched, and then its
 /// rank is known. So a child costs at most one row rank, often none, instead of a full rank.
 #[inline]
-fn child_rank(
+fn child_rank<const M: usize>(
     cache: &mut [Option<(u64, u64)>; 16],
     ix: &Indexer,
     opp: &Row,
     c: &Child,
-    row_bits: u32,
 ) -> (usize, u64) {
-    let first = c.board.0 as u64 & (u64::MAX >> (64 - row_bits));
-    let second = (c.board.0 >> row_bits) as u64;
+    let first = c.board.0 as u64 & (u64::MAX >> (64 - 8 * M));
+    let second = (c.board.0 >> (8 * M)) as u64;
     let a = byte_sum(first) as usize;
     let tier = a + byte_sum(second) as usize;
     let slot = 2 * c.pit as usize + (c.next == Next::Mover) as usize;
@@ -236,13 +237,16 @@ fn child_rank(
         Some((w, rank)) if w == word => rank,
         _ => {
             let rank = rows
-                .rank(word)
+                .rank_width::<M>(word)
                 .expect("children of indexed positions are indexed");
             cache[slot] = Some((word, rank));
             rank
         }
     };
-    let rank = |word: u64, rows: &Rows| rows.rank(word).expect("children are indexed");
+    let rank = |word: u64, rows: &Rows| {
+        rows.rank_width::<M>(word)
+            .expect("children of indexed positions are indexed")
+    };
     let (own, theirs) = if c.next == Next::Mover {
         // The mover moves again: his row comes first.
         let own = cached(first, ix.own_rows());

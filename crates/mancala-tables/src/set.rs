@@ -97,7 +97,7 @@ impl Tables {
             }
             let (lower, rest) = self.tiers.split_at_mut(n);
             let table = rest[0].take().expect("present");
-            let values = decode_tier(&self.rules, &self.ix, n, &table, &Decoded(lower))?;
+            let values = decode_tier(&self.rules, &self.ix, n, &table, &Decoded::new(lower))?;
             self.tiers[n] = Some(table.decoded(values));
         }
         Ok(())
@@ -208,23 +208,34 @@ impl Tables {
     }
 }
 
-/// Lower tiers that are all present and raw or decoded, as the solver and the codec read them.
-pub(crate) struct Decoded<'a>(pub &'a [Option<Table>]);
+/// Lower tiers that are all present and raw or decoded, as the solver and the codec read them:
+/// a probe is one byte read.
+pub(crate) struct Decoded<'a>(Vec<&'a [u8]>);
+
+impl<'a> Decoded<'a> {
+    pub fn new(tiers: &'a [Option<Table>]) -> Decoded<'a> {
+        Decoded(
+            tiers
+                .iter()
+                .map(|t| {
+                    t.as_ref()
+                        .and_then(Table::raw)
+                        .expect("lower tiers are loaded")
+                })
+                .collect(),
+        )
+    }
+}
 
 impl LowerTiers for Decoded<'_> {
-    #[inline]
+    #[inline(always)]
     fn value(&self, tier: usize, rank: u64) -> i8 {
-        self.0[tier]
-            .as_ref()
-            .expect("lower tiers are loaded")
-            .get_raw(rank)
+        self.0[tier][rank as usize] as i8
     }
 
-    #[inline]
+    #[inline(always)]
     fn prefetch(&self, tier: usize, rank: u64) {
-        if let Some(t) = &self.0[tier] {
-            t.prefetch(rank)
-        }
+        crate::prefetch(&self.0[tier][rank as usize])
     }
 }
 
