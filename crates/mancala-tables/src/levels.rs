@@ -15,10 +15,11 @@
 //! thread count.
 
 use crate::bytes::Bytes;
+use crate::kalah_rows::{self, Mover, Outcome, PitMove, Theirs};
 use crate::prefetch;
 use crate::solve::{LowerTiers, Progress};
 use mancala_index::{Indexer, Rows};
-use mancala_rules::{byte_sum, Board, Child, Children, Next, Rules};
+use mancala_rules::{byte_sum, Board, Child, Children, Family, Next, Rules};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
@@ -85,6 +86,19 @@ pub(crate) fn solve_levels<L: LowerTiers>(
     lower: &L,
     progress: &dyn Progress,
 ) -> Bytes {
+    solve_levels_with(rules, ix, n, lower, progress, true)
+}
+
+/// [`solve_levels`], with Kalah-type moves worked out on whole rows or by the rules' move
+/// generator (the two must agree).
+pub(crate) fn solve_levels_with<L: LowerTiers>(
+    rules: &Rules,
+    ix: &Indexer,
+    n: usize,
+    lower: &L,
+    progress: &dyn Progress,
+    row_moves: bool,
+) -> Bytes {
     assert!(rules.quiet_moves_raise_potential());
     assert!(n <= 126, "tiers above 126 seeds do not fit a signed byte");
     let size = ix.size(n) as usize;
@@ -93,6 +107,8 @@ pub(crate) fn solve_levels<L: LowerTiers>(
     let own = Catalog::new(rules, ix.own_rows(), ix.opp_rows(), n);
     let opp = Catalog::new(rules, ix.opp_rows(), ix.own_rows(), n);
     let m = rules.pits();
+    // Kalah-type moves are worked out on whole rows (see `kalah_rows`).
+    let kalah = rules.variant().family() == Family::Kalah && row_moves;
     // A row with s seeds has potential s..=m*s; a position of tier n, n..=m*n.
     for level in (n as u32..=(m * n) as u32).rev() {
         // The level's work: each mover's row against the opponent's rows that complete it.
@@ -115,20 +131,48 @@ pub(crate) fn solve_levels<L: LowerTiers>(
             .par_iter()
             .map(|&(a, mine, theirs)| {
                 let mut batch = Batch::new();
-                for mover in mine {
-                    batch.rows_left = [None; 16];
-                    for chunk in theirs.chunks(BATCH) {
-                        mancala_rules::by_width!(m, M => batch.solve::<M, L>(
-                            rules, ix, n, a, mover, chunk, values, lower
-                        ));
+                let tier = Tier {
+                    rules,
+                    ix,
+                    n,
+                    values,
+                };
+                mancala_rules::by_width!(m, M => {
+                    if kalah {
+                        // Opponent's rows outside: what a move leaves of one is ranked once
+                        // for all the mover's rows, and the quiet children of one opponent's
+                        // row lie together.
+                        let movers: Vec<Mover> =
+                            mine.iter().map(|r| Mover::new::<M>(ix, r.word, a)).collect();
+                        for opp in theirs {
+                            let mut left = Theirs::new(opp.word);
+                            for (rows, moves) in mine.chunks(BATCH).zip(movers.chunks(BATCH)) {
+                                batch.solve_rows::<M, L>(&tier, a, rows, moves, opp, &mut left, lower);
+                            }
+                        }
+                    } else {
+                        for mover in mine {
+                            batch.rows_left = [None; 16];
+                            for chunk in theirs.chunks(BATCH) {
+                                batch.solve::<M, L>(&tier, a, mover, chunk, lower);
+                            }
+                        }
                     }
-                }
+                });
                 (mine.len() * theirs.len()) as u64
             })
             .sum();
         progress.advance(done);
     }
     mem
+}
+
+/// The tier being solved.
+struct Tier<'a> {
+    rules: &'a Rules,
+    ix: &'a Indexer,
+    n: usize,
+    values: &'a [AtomicU8],
 }
 
 /// Scratch space for a batch of positions that share the mover's row.
@@ -155,55 +199,150 @@ impl Batch {
 
     /// Solves the positions (`mover`, each of `theirs`): ranks every child and prefetches it,
     /// then reads them and stores each position's best move.
-    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn solve<const M: usize, L: LowerTiers>(
         &mut self,
-        rules: &Rules,
-        ix: &Indexer,
-        n: usize,
+        t: &Tier,
         a: usize,
         mover: &Row,
         theirs: &[Row],
-        values: &[AtomicU8],
         lower: &L,
     ) {
-        let m = rules.pits();
         self.positions.clear();
         self.probes.clear();
         for opp in theirs {
+            let board = kalah_rows::board::<M>(mover.word, opp.word);
+            let rank = t.ix.rank_of_rows(t.n, a, mover.rank, opp.rank) as usize;
+            debug_assert_eq!(t.ix.rank(board), Some(rank as u64));
             let at = self.positions.len() as u8;
-            let board = Board(mover.word as u128 | (opp.word as u128) << (8 * m));
-            let rank = ix.rank_of_rows(n, a, mover.rank, opp.rank) as usize;
-            debug_assert_eq!(ix.rank(board), Some(rank as u64));
-            let best = match rules.moves_into(board, &mut self.kids) {
-                Some((mine, theirs)) => mine as i32 - theirs as i32,
-                None => {
-                    let mut best = i32::MIN;
-                    for c in self.kids.iter() {
-                        if c.next == Next::Over {
-                            best = best.max(c.value(0));
-                            continue;
-                        }
-                        let (tier, r) = child_rank::<M>(&mut self.rows_left, ix, opp, c);
-                        debug_assert_eq!(ix.rank(c.board), Some(r));
-                        if tier == n {
-                            debug_assert!(c.next == Next::Opponent && c.gain == 0);
-                            prefetch(&values[r as usize]);
-                        } else {
-                            lower.prefetch(tier, r);
-                        }
-                        let sign = if c.next == Next::Mover { 1 } else { -1 };
-                        self.probes.push((at, tier as u32, r, c.value(0), sign));
-                    }
-                    best
-                }
-            };
+            let best = self.generic_moves::<M, L>(t, at, opp, board, None, lower);
             self.positions.push((rank, best));
         }
+        self.resolve(t, lower);
+    }
+
+    /// [`Batch::solve`] for Kalah-type rules: the positions (each of `mine`, `opp`), with the
+    /// mover's rows' moves worked out in `moves`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn solve_rows<const M: usize, L: LowerTiers>(
+        &mut self,
+        t: &Tier,
+        a: usize,
+        mine: &[Row],
+        moves: &[Mover],
+        opp: &Row,
+        left: &mut Theirs,
+        lower: &L,
+    ) {
+        let empty_capture = t.rules.variant().empty_capture;
+        let as_mover = opp.as_other.expect("Kalah rows with seeds can move");
+        self.positions.clear();
+        self.probes.clear();
+        for (mover, rows) in mine.iter().zip(moves) {
+            let rank = t.ix.rank_of_rows(t.n, a, mover.rank, opp.rank) as usize;
+            let at = self.positions.len() as u8;
+            let mut best = i32::MIN;
+            let mut laps = 0u32;
+            for (o, &mv) in rows.moves[..M].iter().enumerate() {
+                if let PitMove::Empty = mv {
+                    continue;
+                }
+                match kalah_rows::outcome::<M>(
+                    t.ix,
+                    empty_capture,
+                    t.n,
+                    a,
+                    mv,
+                    left,
+                    opp.rank,
+                    as_mover,
+                ) {
+                    Outcome::Over(v) => best = best.max(v),
+                    Outcome::Child {
+                        tier,
+                        rank,
+                        gain,
+                        sign,
+                    } => self.probe(t, at, tier, rank, gain, sign, lower),
+                    Outcome::Lap => laps |= 1 << o,
+                }
+            }
+            if laps != 0 {
+                self.rows_left = [None; 16];
+                let board = kalah_rows::board::<M>(mover.word, opp.word);
+                let v = self.generic_moves::<M, L>(t, at, opp, board, Some(laps), lower);
+                best = best.max(v);
+            }
+            self.positions.push((rank, best));
+        }
+        self.resolve(t, lower);
+    }
+
+    /// Generates the moves of `board` (position `at` of the batch, opponent's row `opp`) by
+    /// the rules, only those whose pit is in `only` if given: returns the best of those that
+    /// end the game, and queues the others' children.
+    #[inline(always)]
+    fn generic_moves<const M: usize, L: LowerTiers>(
+        &mut self,
+        t: &Tier,
+        at: u8,
+        opp: &Row,
+        board: Board,
+        only: Option<u32>,
+        lower: &L,
+    ) -> i32 {
+        match t.rules.moves_into(board, &mut self.kids) {
+            Some((mine, theirs)) => mine as i32 - theirs as i32,
+            None => {
+                let mut best = i32::MIN;
+                for i in 0..self.kids.len() {
+                    let c = self.kids.as_slice()[i];
+                    if only.is_some_and(|pits| pits & (1 << c.pit) == 0) {
+                        continue;
+                    }
+                    if c.next == Next::Over {
+                        best = best.max(c.value(0));
+                        continue;
+                    }
+                    let (tier, r) = child_rank::<M>(&mut self.rows_left, t.ix, opp, &c);
+                    debug_assert_eq!(t.ix.rank(c.board), Some(r));
+                    debug_assert!(tier < t.n || c.next == Next::Opponent && c.gain == 0);
+                    let sign = if c.next == Next::Mover { 1 } else { -1 };
+                    self.probe(t, at, tier, r, c.value(0), sign, lower);
+                }
+                best
+            }
+        }
+    }
+
+    /// Queues a child to read for position `at`, fetching it meanwhile.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn probe<L: LowerTiers>(
+        &mut self,
+        t: &Tier,
+        at: u8,
+        tier: usize,
+        rank: u64,
+        gain: i32,
+        sign: i32,
+        lower: &L,
+    ) {
+        if tier == t.n {
+            prefetch(&t.values[rank as usize]);
+        } else {
+            lower.prefetch(tier, rank);
+        }
+        self.probes.push((at, tier as u32, rank, gain, sign));
+    }
+
+    /// Reads the queued children and stores each position's best move.
+    #[inline(always)]
+    fn resolve<L: LowerTiers>(&mut self, t: &Tier, lower: &L) {
         for &(at, tier, r, gain, sign) in &self.probes {
-            let v = if tier as usize == n {
-                values[r as usize].load(Relaxed) as i8
+            let v = if tier as usize == t.n {
+                t.values[r as usize].load(Relaxed) as i8
             } else {
                 lower.value(tier as usize, r)
             };
@@ -211,7 +350,7 @@ impl Batch {
             *best = (*best).max(gain + sign * v as i32);
         }
         for &(rank, best) in &self.positions {
-            values[rank].store(best as i8 as u8, Relaxed);
+            t.values[rank].store(best as i8 as u8, Relaxed);
         }
     }
 }
