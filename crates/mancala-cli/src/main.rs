@@ -3,6 +3,8 @@
 mod args;
 mod draw;
 mod play;
+mod searching;
+mod solve;
 mod tables;
 mod tiers;
 mod variants;
@@ -46,6 +48,8 @@ enum Command {
     Info(tables::InfoCmd),
     /// Compress built tables in place (or --unpack them)
     Pack(tables::PackCmd),
+    /// The exact value of a position, its best moves and a principal variation, by search
+    Solve(solve::SolveCmd),
 }
 
 fn main() {
@@ -78,6 +82,7 @@ fn main() {
         Command::Verify(c) => c.run(),
         Command::Info(c) => c.run(),
         Command::Pack(c) => c.run(),
+        Command::Solve(c) => c.run(),
     };
     if let Err(e) = result {
         eprintln!("error: {e:#}");

@@ -1,21 +1,19 @@
-//! Iterative deepening with MTD(f) null-window tests, run by every thread on a shared table.
+//! Iterative deepening with MTD(f), then the proof phase, on a team of threads.
 //!
-//! Each depth-limited iteration converges MTD(f) on that depth's heuristic value (a cheap
-//! guess and, above all, move ordering for the next iteration); any test whose result is
-//! proven narrows the shared root interval. After `id_depth` plies the depth limit goes away:
-//! every test is then proven, and bisection around the guess closes the interval.
-//!
-//! With two or more threads, odd threads test the neighbouring value (`gamma + 1`): the final
-//! answer needs both "at least g" and "not at least g + 1", so the two proofs run at once. A
-//! test that another thread's result makes moot is abandoned. Odd threads also start one
-//! iteration deeper and try quiet moves in another order (lazy SMP).
+//! The first thread deepens alone: each depth-limited iteration converges MTD(f) on that
+//! depth's heuristic value, which gives the guess and, above all, the move ordering for the
+//! next iteration; any proven answer on the way narrows the root interval. Then the depth limit
+//! goes away and every question is split over all threads as root tasks (see `root`), with
+//! MTD(f) steps around the guess until the interval closes.
 
-use crate::node::{Halt, Worker, UNLIMITED};
+use crate::node::{Halt, Worker};
 use crate::probe::Probe;
 use crate::progress::Observer;
+use crate::root::{participate, step_tasks, RootMoves, TaskSet};
 use crate::shared::Shared;
-use crate::tt::Tt;
-use mancala_rules::{Board, Rules};
+use crate::tt::{hash, Bound, Tt, Update, NO_MOVE};
+use mancala_rules::{Board, Node, Rules};
+use std::sync::Arc;
 
 /// What every thread needs.
 #[derive(Clone, Copy)]
@@ -28,24 +26,11 @@ pub struct Setup<'a> {
     pub id_depth: u32,
 }
 
-/// Stack for a search thread: the recursion can follow a long game.
-const STACK: usize = 256 << 20;
-
-/// The result of a run on one position.
-pub struct Run {
-    /// Proven bounds (equal unless the run was a fixed-depth one).
-    pub lo: i32,
-    pub hi: i32,
-    /// The last heuristic value (fixed-depth runs).
-    pub guess: i32,
-    pub nodes: u64,
-}
-
 /// What a run is after.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Goal {
-    /// The exact value.
-    Exact,
+    /// The exact value; with `classify`, also which moves achieve it.
+    Exact { classify: bool },
     /// Whether the value is at least this.
     AtLeast(i32),
     /// The heuristic value at this depth, on one thread (reproducible node counts).
@@ -61,21 +46,31 @@ impl Goal {
     }
 }
 
+/// Stack for a search thread: the recursion can follow a long game.
+const STACK: usize = 256 << 20;
+
+/// The result of a run on one position.
+pub struct Run {
+    /// Proven bounds (equal for an exact run).
+    pub lo: i32,
+    pub hi: i32,
+    /// The last heuristic value (fixed-depth runs).
+    pub guess: i32,
+    /// Pits of the moves proven to achieve the value (exact runs with `classify`).
+    pub best: Vec<usize>,
+    pub nodes: u64,
+}
+
 /// Runs the threads on `b` until `goal` is settled.
 pub fn run(setup: Setup<'_>, b: Board, goal: Goal, observer: &dyn Observer) -> Result<Run, Halt> {
     let n = b.total() as i32;
     let shared = Shared::new(-n, n);
-    let fixed_depth = match goal {
-        Goal::Depth(d) => Some(d),
-        _ => None,
+    let threads = match goal {
+        Goal::Depth(_) => 1,
+        _ => setup.threads.max(1),
     };
-    let probe = setup.probe;
-    let threads = if fixed_depth.is_some() {
-        1
-    } else {
-        setup.threads.max(1)
-    };
-    let results: Vec<Result<(u64, i32), Halt>> = std::thread::scope(|s| {
+    type Out = (u64, Option<Halt>, (i32, Vec<usize>));
+    let outs: Vec<Out> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|id| {
                 let shared = &shared;
@@ -83,64 +78,207 @@ pub fn run(setup: Setup<'_>, b: Board, goal: Goal, observer: &dyn Observer) -> R
                 std::thread::Builder::new()
                     .stack_size(STACK)
                     .spawn_scoped(s, move || {
-                        let mut w = Worker::new(setup.rules, probe, setup.tt, shared, id, obs);
-                        let guess = drive(&mut w, setup, b, goal);
+                        let mut w =
+                            Worker::new(setup.rules, setup.probe, setup.tt, shared, id, obs);
+                        let out = if id == 0 {
+                            let out = lead(&mut w, setup, b, goal);
+                            shared.stop();
+                            out
+                        } else {
+                            help(&mut w);
+                            (0, Vec::new())
+                        };
                         w.flush();
-                        match w.halt.take() {
-                            Some(h) => Err(h),
-                            None => Ok((w.nodes, guess)),
-                        }
+                        (w.nodes, w.halt.take(), out)
                     })
                     .expect("spawn a search thread")
             })
             .collect();
         handles
             .into_iter()
-            .map(|h| h.join().unwrap_or(Err(Halt::TooDeep)))
+            .map(|h| {
+                h.join()
+                    .unwrap_or((0, Some(Halt::TooDeep), (0, Vec::new())))
+            })
             .collect()
     });
     let mut nodes = 0;
-    let mut guess = 0;
-    for (i, r) in results.into_iter().enumerate() {
-        let (k, g) = r?;
+    let mut lead_out = (0, Vec::new());
+    for (i, (k, halt, out)) in outs.into_iter().enumerate() {
+        if let Some(h) = halt {
+            return Err(h);
+        }
         nodes += k;
         if i == 0 {
-            guess = g;
+            lead_out = out;
         }
     }
     let (lo, hi) = shared.bounds();
     Ok(Run {
         lo,
         hi,
-        guess,
+        guess: lead_out.0,
+        best: lead_out.1,
         nodes,
     })
 }
 
-/// One thread's iterations. Returns its last heuristic value.
-fn drive(w: &mut Worker<'_>, setup: Setup<'_>, b: Board, goal: Goal) -> i32 {
-    let shared_bounds = |w: &Worker<'_>| w.shared().bounds();
-    let fixed_depth = match goal {
-        Goal::Depth(d) => Some(d),
-        _ => None,
-    };
-    let last = fixed_depth.unwrap_or(setup.id_depth);
-    let mut d = 1 + (w.id % 2) as u32;
+/// A helper thread: works on whatever task set the first thread posts.
+fn help(w: &mut Worker<'_>) {
+    let mut seen = 0;
+    while let Some((k, set)) = w.shared().next_work(seen) {
+        seen = k;
+        participate(w, &set);
+    }
+}
+
+/// The first thread: deepening, then the proof phase. Returns the guess and the best moves.
+fn lead(w: &mut Worker<'_>, setup: Setup<'_>, b: Board, goal: Goal) -> (i32, Vec<usize>) {
     let mut guess = 0;
-    w.abort_when_moot = fixed_depth.is_none();
-    loop {
-        let unlimited = d > last;
-        if unlimited && fixed_depth.is_some() {
-            return guess;
+    match goal {
+        Goal::Depth(d) => return (deepen(w, b, goal, d), Vec::new()),
+        Goal::Exact { .. } => guess = deepen(w, b, goal, setup.id_depth),
+        Goal::AtLeast(_) => {}
+    }
+    if w.halt.is_some() {
+        return (guess, Vec::new());
+    }
+    let rm = match RootMoves::new(w, b) {
+        Ok(Some(rm)) => rm,
+        Ok(None) => {
+            if let Node::Terminal { mover, opp } = setup.rules.node(b) {
+                let v = mover as i32 - opp as i32;
+                w.shared().raise_lo(v);
+                w.shared().lower_hi(v);
+            }
+            return (guess, Vec::new());
         }
-        let depth = if unlimited { UNLIMITED } else { d as i32 };
-        w.depth_shown = (!unlimited).then_some(d);
-        let (mut hl, mut hu) = shared_bounds(w);
+        Err(e) => {
+            w.halt = Some(Halt::Table(e));
+            return (guess, Vec::new());
+        }
+    };
+    prove(w, b, goal, guess, rm)
+}
+
+/// The unlimited phase: MTD(f) steps as root task sets until the goal is settled.
+fn prove(
+    w: &mut Worker<'_>,
+    b: Board,
+    goal: Goal,
+    mut guess: i32,
+    mut rm: RootMoves,
+) -> (i32, Vec<usize>) {
+    let classify = goal == Goal::Exact { classify: true };
+    let h = hash(b);
+    let n = b.total();
+    w.depth_shown = None;
+    loop {
+        let (mlo, mhi) = rm.bounds();
+        w.shared().raise_lo(mlo);
+        w.shared().lower_hi(mhi);
+        let (lo, hi) = w.shared().bounds();
+        if goal.settled(lo, hi) {
+            break;
+        }
+        let g = guess.max(lo).min(hi);
+        let gamma = match goal {
+            Goal::AtLeast(t) => t,
+            _ if g > lo => g,
+            _ => g + 1,
+        };
+        let tt_move = w.tt().probe(h, n).map_or(NO_MOVE, |e| e.mv);
+        let (tasks, stop) = step_tasks(&rm, gamma, classify, tt_move);
+        // MTD(f) expects a test at or below the guess to succeed, one above it to fail; a
+        // classifying pass mostly refutes; a principal-variation step asks for a value known
+        // to be reached.
+        let expect = stop && (gamma <= g || matches!(goal, Goal::AtLeast(_)));
+        if !run_set(w, &mut rm, tasks, stop, expect) {
+            return (guess, Vec::new());
+        }
+        let (new_lo, new_hi) = rm.bounds();
+        // MTD(f): the next guess is the bound the test returned. A classifying pass tests
+        // `lo`, not `gamma`; the step after it is `lo + 1`.
+        guess = if !stop || new_lo >= gamma {
+            new_lo
+        } else {
+            new_hi
+        };
+        remember(w, &rm, h, n);
+        w.report_now();
+    }
+    let mut best = Vec::new();
+    if let Goal::AtLeast(t) = goal {
+        best = (0..rm.moves.len())
+            .filter(|&i| rm.lo[i] >= t)
+            .map(|i| rm.moves[i].pit as usize)
+            .collect();
+    }
+    if classify {
+        let (v, _) = w.shared().bounds();
+        let tasks = rm.tasks(v, NO_MOVE);
+        if !run_set(w, &mut rm, tasks, false, false) {
+            return (guess, best);
+        }
+        best = (0..rm.moves.len())
+            .filter(|&i| rm.lo[i] >= v)
+            .map(|i| rm.moves[i].pit as usize)
+            .collect();
+        best.sort_unstable();
+    }
+    (guess, best)
+}
+
+/// Posts a task set, works on it, and records the answers. False if the search stopped.
+fn run_set(
+    w: &mut Worker<'_>,
+    rm: &mut RootMoves,
+    tasks: Vec<crate::root::Task>,
+    stop: bool,
+    expect: bool,
+) -> bool {
+    if tasks.is_empty() {
+        return true;
+    }
+    let set = Arc::new(TaskSet::new(tasks, stop, expect));
+    w.shared().post(set.clone());
+    participate(w, &set);
+    if w.halt.is_some() || !set.finished() {
+        return false;
+    }
+    rm.apply(&set);
+    true
+}
+
+/// Stores the root's proven interval and a best move, for later runs and the ordering.
+fn remember(w: &Worker<'_>, rm: &RootMoves, h: crate::tt::Hash, n: u32) {
+    let (lo, hi) = rm.bounds();
+    let best = (0..rm.moves.len()).max_by_key(|&i| rm.lo[i]);
+    let mv = best.map_or(NO_MOVE, |i| rm.moves[i].pit);
+    for proven in [(Bound::Lower, lo), (Bound::Upper, hi)] {
+        w.tt().store(
+            h,
+            n,
+            Update {
+                proven: Some(proven),
+                heuristic: None,
+                mv,
+                work: 63,
+            },
+        );
+    }
+}
+
+/// Depth-limited iterations `1..=last` on this thread alone. Returns the last heuristic value.
+fn deepen(w: &mut Worker<'_>, b: Board, goal: Goal, last: u32) -> i32 {
+    let mut guess = 0;
+    for d in 1..=last {
+        w.depth_shown = Some(d);
+        let (mut hl, mut hu) = w.shared().bounds();
         let mut g = guess;
         while hl < hu {
-            let (lo, hi) = shared_bounds(w);
+            let (lo, hi) = w.shared().bounds();
             if w.shared().stopped() || goal.settled(lo, hi) {
-                w.shared().stop();
                 return g;
             }
             hl = hl.max(lo);
@@ -149,21 +287,10 @@ fn drive(w: &mut Worker<'_>, setup: Setup<'_>, b: Board, goal: Goal) -> i32 {
                 break;
             }
             g = g.max(hl).min(hu);
-            let mut gamma = if g > hl { g } else { g + 1 };
-            if w.id % 2 == 1 && gamma < hu {
-                gamma += 1;
-            }
-            if let Goal::AtLeast(t) = goal {
-                gamma = t;
-            }
-            w.gamma = gamma;
-            w.aborted = false;
-            let r = w.search(b, gamma, depth, 0);
-            if w.halt.is_some() {
+            let gamma = if g > hl { g } else { g + 1 };
+            let r = w.search(b, gamma, d as i32, 0, true);
+            if w.halt.is_some() || w.aborted {
                 return g;
-            }
-            if w.aborted {
-                continue;
             }
             if r.v >= gamma {
                 hl = r.v;
@@ -177,25 +304,13 @@ fn drive(w: &mut Worker<'_>, setup: Setup<'_>, b: Board, goal: Goal) -> i32 {
                 }
             }
             g = r.v;
-            if w.id == 0 {
-                w.report_now();
-            }
-            if let Goal::AtLeast(_) = goal {
-                // One test per depth: repeating it at the same depth would give the same answer.
-                break;
-            }
+            w.report_now();
         }
         guess = g;
-        let (lo, hi) = shared_bounds(w);
+        let (lo, hi) = w.shared().bounds();
         if goal.settled(lo, hi) {
-            w.shared().stop();
-            return guess;
-        }
-        if fixed_depth == Some(d) {
-            return guess;
-        }
-        if !unlimited {
-            d += 1;
+            break;
         }
     }
+    guess
 }

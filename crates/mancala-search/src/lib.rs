@@ -22,6 +22,7 @@ mod node;
 mod order;
 mod probe;
 mod progress;
+mod root;
 mod shared;
 mod solver;
 mod tt;

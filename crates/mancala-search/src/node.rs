@@ -14,10 +14,12 @@
 
 use crate::probe::Probe;
 use crate::progress::{Observer, Progress};
+use crate::root::TaskSet;
 use crate::shared::Shared;
 use crate::tt::{hash, Bound, Tt, Update, NO_MOVE};
 use mancala_rules::{Board, Children, Family, Next, Node, Rules};
 use mancala_tables::TableError;
+use std::sync::Arc;
 
 /// A depth that never runs out.
 pub const UNLIMITED: i32 = 1 << 24;
@@ -78,9 +80,8 @@ pub struct Worker<'a> {
     cycles: bool,
     /// The positions from the root to the current node's parent, with their seed counts.
     path: Vec<(Board, u32)>,
-    /// The root test under way: it is abandoned once the shared bounds settle it.
-    pub gamma: i32,
-    pub abort_when_moot: bool,
+    /// The task under way: abandoned once its set is finished or another thread did it.
+    pub cancel: Option<(Arc<TaskSet>, usize)>,
     pub aborted: bool,
     pub halt: Option<Halt>,
     /// Periodic progress (thread 0 only) and the depth to report.
@@ -108,8 +109,7 @@ impl<'a> Worker<'a> {
             unpublished: 0,
             cycles: rules.variant().family() == Family::Awari,
             path: Vec::with_capacity(1024),
-            gamma: 0,
-            abort_when_moot: false,
+            cancel: None,
             aborted: false,
             halt: None,
             observer,
@@ -122,6 +122,18 @@ impl<'a> Worker<'a> {
         self.shared
     }
 
+    pub fn rules(&self) -> &'a Rules {
+        self.rules
+    }
+
+    pub fn probe(&self) -> Option<&'a Probe<'a>> {
+        self.probe
+    }
+
+    pub fn tt(&self) -> &'a Tt {
+        self.tt
+    }
+
     /// Publishes the node count and looks at the other threads and the clock.
     #[cold]
     fn poll(&mut self) {
@@ -130,9 +142,8 @@ impl<'a> Worker<'a> {
         if self.shared.stopped() {
             self.aborted = true;
         }
-        if self.abort_when_moot {
-            let (lo, hi) = self.shared.bounds();
-            if lo >= self.gamma || hi < self.gamma {
+        if let Some((set, i)) = &self.cancel {
+            if set.cancelled(*i) {
                 self.aborted = true;
             }
         }
@@ -182,8 +193,9 @@ impl<'a> Worker<'a> {
     }
 
     /// Is the value of `b` at least `gamma`? `depth` plies before heuristic leaves (or
-    /// [`UNLIMITED`]); `ply` is the distance from the root.
-    pub fn search(&mut self, b: Board, gamma: i32, depth: i32, ply: u32) -> Score {
+    /// [`UNLIMITED`]); `ply` is the distance from the root; `cut` says whether a cutoff is
+    /// expected here (then one good move should do) or every move will need refuting.
+    pub fn search(&mut self, b: Board, gamma: i32, depth: i32, ply: u32, cut: bool) -> Score {
         self.nodes += 1;
         self.unpublished += 1;
         if self.unpublished >= POLL {
@@ -258,7 +270,17 @@ impl<'a> Worker<'a> {
             return Score::heuristic(0.max(lo).min(hi));
         }
         let etc = work >= ETC_WORK;
-        self.expand(b, h, n, &kids, gamma, depth, ply, (lo, hi), tt_move, etc)
+        self.expand(
+            b,
+            h,
+            n,
+            &kids,
+            gamma,
+            (depth, ply, cut),
+            (lo, hi),
+            tt_move,
+            etc,
+        )
     }
 
     /// Searches the moves of an inner node and records the result.
@@ -271,8 +293,7 @@ impl<'a> Worker<'a> {
         n: i32,
         kids: &Children,
         gamma: i32,
-        depth: i32,
-        ply: u32,
+        (depth, ply, cut): (i32, u32, bool),
         (lo, hi): (i32, i32),
         tt_move: u8,
         etc: bool,
@@ -284,7 +305,6 @@ impl<'a> Worker<'a> {
         let mut tabled = [(0u8, 0u64); 8];
         let mut tabled_count = 0;
         let mut best = i32::MIN;
-        let perturb = self.id % 2 == 1 && ply % 2 == 1;
         for (i, c) in kids.iter().enumerate() {
             let g = c.gain as i32 - c.opp_gain as i32;
             if c.next == Next::Over {
@@ -314,7 +334,7 @@ impl<'a> Worker<'a> {
                     }
                 }
             }
-            let key = crate::order::key(c, tt_move, perturb);
+            let key = crate::order::key(c, tt_move);
             let mut j = count;
             while j > 0 && keys[j - 1] < key {
                 keys[j] = keys[j - 1];
@@ -373,18 +393,33 @@ impl<'a> Worker<'a> {
         if self.cycles {
             self.path.push((b, n as u32));
         }
+        // Every move of an expected all-node needs refuting, so a second thread on the same
+        // subtree takes them in the opposite order: the two meet in the middle through the
+        // table instead of repeating each other.
+        if !cut && self.id % 2 == 1 {
+            order[..count].reverse();
+        }
         let mut proven = true;
         let mut rep = NO_REP;
-        for &i in &order[..count] {
+        for (k, &i) in order[..count].iter().enumerate() {
             let c = &items[i as usize];
             let g = c.gain as i32 - c.opp_gain as i32;
+            // The first move of a cut node is expected to succeed, every other move to fail.
+            // After a pass the child is the opponent, so success means it fails low (an
+            // all-node); after an extra move it is the same side, so success means a cutoff.
+            let success = cut && k == 0;
+            let child_cut = if c.next == Next::Opponent {
+                !success
+            } else {
+                success
+            };
             let (r, v) = match c.next {
                 Next::Opponent => {
-                    let r = self.search(c.board, g - gamma + 1, depth - 1, ply + 1);
+                    let r = self.search(c.board, g - gamma + 1, depth - 1, ply + 1, child_cut);
                     (r, g - r.v)
                 }
                 _ => {
-                    let r = self.search(c.board, gamma - g, depth - 1, ply + 1);
+                    let r = self.search(c.board, gamma - g, depth - 1, ply + 1, child_cut);
                     (r, g + r.v)
                 }
             };

@@ -1,7 +1,9 @@
 //! State the search threads share besides the transposition table: the proven root bounds,
 //! the stop flag and the node count.
 
+use crate::root::TaskSet;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
 pub struct Shared {
@@ -11,6 +13,9 @@ pub struct Shared {
     /// Nodes published by the threads (each adds its count in batches).
     nodes: AtomicU64,
     pub started: Instant,
+    /// The task set the helpers should work on, numbered.
+    work: Mutex<(u64, Option<Arc<TaskSet>>)>,
+    posted: Condvar,
 }
 
 impl Shared {
@@ -21,6 +26,8 @@ impl Shared {
             stop: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
             started: Instant::now(),
+            work: Mutex::new((0, None)),
+            posted: Condvar::new(),
         }
     }
 
@@ -39,6 +46,32 @@ impl Shared {
 
     pub fn stop(&self) {
         self.stop.store(true, Relaxed);
+        let _guard = self.work.lock().unwrap_or_else(|e| e.into_inner());
+        self.posted.notify_all();
+    }
+
+    /// Hands a task set to the helpers.
+    pub fn post(&self, set: Arc<TaskSet>) {
+        let mut w = self.work.lock().unwrap_or_else(|e| e.into_inner());
+        w.0 += 1;
+        w.1 = Some(set);
+        self.posted.notify_all();
+    }
+
+    /// Waits for a task set newer than number `seen`; `None` once the search stops.
+    pub fn next_work(&self, seen: u64) -> Option<(u64, Arc<TaskSet>)> {
+        let mut w = self.work.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if self.stopped() {
+                return None;
+            }
+            if w.0 > seen {
+                if let Some(set) = &w.1 {
+                    return Some((w.0, set.clone()));
+                }
+            }
+            w = self.posted.wait(w).unwrap_or_else(|e| e.into_inner());
+        }
     }
 
     pub fn stopped(&self) -> bool {

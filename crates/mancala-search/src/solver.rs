@@ -7,7 +7,7 @@ use crate::probe::Probe;
 use crate::progress::Observer;
 use crate::tt::Tt;
 use crate::SearchError;
-use mancala_rules::{Board, Child, Next, Node, Rules};
+use mancala_rules::{Board, Next, Node, Rules};
 use mancala_tables::Tables;
 use std::time::Instant;
 
@@ -119,58 +119,28 @@ impl<'a> Solver<'a> {
     /// The exact value of `b` and the nodes it took.
     pub fn value(&mut self, b: Board, obs: &dyn Observer) -> Result<(i32, u64), SearchError> {
         self.tt.new_search();
-        let r = self.run(b, Goal::Exact, obs)?;
-        debug_assert_eq!(r.lo, r.hi);
+        let r = self.run(b, Goal::Exact { classify: false }, obs)?;
         Ok((r.lo, r.nodes))
-    }
-
-    /// Is the value of `b` at least `t`? (Proven, with the nodes it took.)
-    fn at_least(&self, b: Board, t: i32) -> Result<(bool, u64), SearchError> {
-        let r = self.run(b, Goal::AtLeast(t), &())?;
-        Ok((r.lo >= t, r.nodes))
-    }
-
-    /// Does move `c` achieve `v` (the value of the position it is played in)?
-    fn achieves(&self, c: &Child, v: i32) -> Result<(bool, u64), SearchError> {
-        let g = c.gain as i32 - c.opp_gain as i32;
-        match c.next {
-            Next::Over => Ok((g >= v, 0)),
-            // g - w >= v  <=>  w <= g - v  <=>  not (w >= g - v + 1)
-            Next::Opponent => self
-                .at_least(c.board, g - v + 1)
-                .map(|(above, k)| (!above, k)),
-            // g + w >= v  <=>  w >= v - g
-            Next::Mover => self.at_least(c.board, v - g),
-        }
     }
 
     /// The value, every best move and a principal variation of `b`.
     pub fn solve(&mut self, b: Board, obs: &dyn Observer) -> Result<Solution, SearchError> {
         let started = Instant::now();
-        let (value, mut nodes) = self.value(b, obs)?;
-        let mut best = Vec::new();
-        if let Node::Moves(kids) = self.rules.node(b) {
-            for c in &kids {
-                let (yes, k) = self.achieves(c, value)?;
-                nodes += k;
-                if yes {
-                    best.push(c.pit as usize);
-                }
-            }
-        }
-        let (pv, k) = self.pv(b, value, &best)?;
-        nodes += k;
+        self.tt.new_search();
+        let r = self.run(b, Goal::Exact { classify: true }, obs)?;
+        let (pv, k) = self.pv(b, r.lo, r.best.first().copied())?;
         Ok(Solution {
-            value,
-            best,
+            value: r.lo,
+            best: r.best,
             pv,
-            nodes,
+            nodes: r.nodes + k,
             seconds: started.elapsed().as_secs_f64(),
         })
     }
 
-    /// Follows moves that achieve the value from `b`, whose value is `v`.
-    fn pv(&self, b: Board, v: i32, root_best: &[usize]) -> Result<(Vec<usize>, u64), SearchError> {
+    /// Follows moves that achieve the value from `b`, whose value is `v`; the first move is
+    /// `first` if known.
+    fn pv(&self, b: Board, v: i32, first: Option<usize>) -> Result<(Vec<usize>, u64), SearchError> {
         let mut pv = Vec::new();
         let mut nodes = 0;
         let (mut b, mut v) = (b, v);
@@ -179,24 +149,22 @@ impl<'a> Solver<'a> {
             let Node::Moves(kids) = self.rules.node(b) else {
                 break;
             };
-            let mut next = None;
-            for c in &kids {
-                let known = pv.is_empty() && root_best.contains(&(c.pit as usize));
-                let yes = known || {
-                    let (yes, k) = self.achieves(c, v)?;
-                    nodes += k;
-                    yes
-                };
-                if yes {
-                    next = Some(*c);
-                    break;
+            let pit = match first.filter(|_| pv.is_empty()) {
+                Some(p) => p,
+                None => {
+                    let r = self.run(b, Goal::AtLeast(v), &())?;
+                    nodes += r.nodes;
+                    match r.best.first() {
+                        Some(&p) => p,
+                        // Cannot happen for an exact value; stop rather than report a wrong line.
+                        None => break,
+                    }
                 }
-            }
-            let Some(c) = next else {
-                // Cannot happen for an exact value; stop rather than report a wrong line.
+            };
+            let Some(c) = kids.iter().find(|c| c.pit as usize == pit).copied() else {
                 break;
             };
-            pv.push(c.pit as usize);
+            pv.push(pit);
             let g = c.gain as i32 - c.opp_gain as i32;
             match c.next {
                 Next::Over => break,

@@ -1,0 +1,173 @@
+//! What the commands that search share: options, the tables they probe (built first when
+//! small and missing), and progress on stderr.
+
+use crate::tables::{set_threads, DEFAULT_DIR};
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use mancala_rules::{Family, Rules};
+use mancala_search::{Observer, Options, Progress, Solver};
+use mancala_tables::{build, BuildOptions, Tables};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// Tables built by default before a Kalah-type search: every tier up to this many seeds.
+pub const KALAH_TABLES: usize = 16;
+/// The same for Awari-type games.
+pub const AWARI_TABLES: usize = 14;
+
+#[derive(Args, Debug, Clone)]
+pub struct SearchArgs {
+    /// Table folder (tables are read from and built into it)
+    #[arg(long, value_name = "D", default_value = DEFAULT_DIR)]
+    pub dir: PathBuf,
+
+    /// Transposition table size in MB (rounded down to a power of two)
+    #[arg(long, value_name = "MB", default_value_t = 256)]
+    pub hash: usize,
+
+    /// Search threads (default: one per core); they share the transposition table
+    #[arg(long, value_name = "T")]
+    pub threads: Option<usize>,
+
+    /// Probe tables up to N seeds, building missing tiers first; 0 = no tables.
+    /// Default: 16 for kalah and mancala, 14 for awari, oware and wari (each a few seconds
+    /// to build once), or whatever larger complete set is already built
+    #[arg(long, value_name = "N")]
+    pub tables: Option<usize>,
+
+    /// No progress on stderr
+    #[arg(long, short)]
+    pub quiet: bool,
+
+    /// Depth-limited iterations (move ordering) before the unlimited proof search
+    #[arg(long, value_name = "PLIES", default_value_t = Options::default().id_depth, hide = true)]
+    pub id_depth: u32,
+}
+
+impl SearchArgs {
+    pub fn threads(&self) -> Result<usize> {
+        match self.threads {
+            Some(0) => bail!("--threads must be at least 1"),
+            Some(t) => Ok(t),
+            None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+        }
+    }
+
+    pub fn solver<'a>(&self, rules: &'a Rules, tables: Option<&'a Tables>) -> Result<Solver<'a>> {
+        if self.hash == 0 {
+            bail!("--hash must be at least 1 (MB)");
+        }
+        let opts = Options {
+            hash_mb: self.hash,
+            threads: self.threads()?,
+            id_depth: self.id_depth,
+        };
+        Ok(Solver::new(rules, tables, opts)?)
+    }
+
+    /// The tables a search of a position with `seeds` seeds probes: the requested (or default)
+    /// size, built first if missing, or a larger complete set already on disk.
+    pub fn tables(&self, rules: &Rules, seeds: usize) -> Result<Option<Tables>> {
+        let default = match rules.variant().family() {
+            Family::Kalah => KALAH_TABLES,
+            Family::Awari => AWARI_TABLES,
+        };
+        let cap = seeds.min(rules.max_seeds()).min(126);
+        let want = self.tables.unwrap_or(default).min(cap);
+        if self.tables == Some(0) {
+            return Ok(None);
+        }
+        let present = Tables::open(&self.dir, rules, cap, false)?.complete_up_to();
+        let use_up_to = match present {
+            // Reuse a larger complete set unless a size was asked for.
+            Some(k) if self.tables.is_none() && k >= want => k,
+            Some(k) if k >= want => want,
+            _ => {
+                self.build(rules, want)?;
+                want
+            }
+        };
+        let t = Tables::open(&self.dir, rules, use_up_to, true)?;
+        Ok(Some(t))
+    }
+
+    fn build(&self, rules: &Rules, max: usize) -> Result<()> {
+        let key = rules.variant().key();
+        let place = self.dir.join(&key);
+        if !self.quiet {
+            eprintln!(
+                "building {key} tables up to {max} seeds in {} for the search (kept for next time; --tables sets the size)",
+                place.display()
+            );
+        }
+        set_threads(self.threads).ok();
+        let started = Instant::now();
+        let opts = BuildOptions {
+            dir: self.dir.clone(),
+            max_seeds: max,
+            compress: false,
+        };
+        let reports = build(rules, &opts, &())
+            .with_context(|| format!("building tables in {}", display(&self.dir)))?;
+        if !self.quiet {
+            let positions: u64 = reports
+                .iter()
+                .filter(|r| !r.reused)
+                .map(|r| r.positions)
+                .sum();
+            eprintln!(
+                "built {positions} positions in {:.1} s",
+                started.elapsed().as_secs_f64()
+            );
+        }
+        Ok(())
+    }
+}
+
+fn display(p: &Path) -> String {
+    p.display().to_string()
+}
+
+/// Prints progress lines on stderr, at most about one a second.
+pub struct Printer {
+    quiet: bool,
+    last: Mutex<Option<Instant>>,
+}
+
+pub fn progress_printer(quiet: bool) -> Printer {
+    Printer {
+        quiet,
+        last: Mutex::new(None),
+    }
+}
+
+impl Printer {
+    /// The search is over (nothing to print yet; kept for symmetry with progress bars).
+    pub fn done(&self) {}
+}
+
+impl Observer for Printer {
+    fn progress(&self, p: &Progress) {
+        if self.quiet {
+            return;
+        }
+        let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
+        // Quick searches print nothing; long ones a line about once a second.
+        if p.seconds < 1.0 || last.is_some_and(|t| t.elapsed().as_secs_f64() < 1.0) {
+            return;
+        }
+        *last = Some(Instant::now());
+        let depth = p
+            .depth
+            .map_or("proof".to_string(), |d| format!("depth {d}"));
+        eprintln!(
+            "{depth:>9}  value in [{:+}, {:+}]  {:>14} nodes  {:>6.2} M nodes/s  {:>8.1} s",
+            p.lo,
+            p.hi,
+            p.nodes,
+            p.nodes_per_second() / 1e6,
+            p.seconds
+        );
+    }
+}
