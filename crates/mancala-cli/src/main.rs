@@ -1,7 +1,9 @@
 //! `mancala`: play, index, build and query the sowing games.
 
 mod args;
+mod bench;
 mod draw;
+mod engine;
 mod play;
 mod searching;
 mod solve;
@@ -50,6 +52,8 @@ enum Command {
     Pack(tables::PackCmd),
     /// The exact value of a position, its best moves and a principal variation, by search
     Solve(solve::SolveCmd),
+    /// Fixed-depth searches of a fixed suite: nodes, nodes per second and a node-count signature
+    Bench(bench::BenchCmd),
 }
 
 fn main() {
@@ -83,6 +87,7 @@ fn main() {
         Command::Info(c) => c.run(),
         Command::Pack(c) => c.run(),
         Command::Solve(c) => c.run(),
+        Command::Bench(c) => c.run(),
     };
     if let Err(e) = result {
         eprintln!("error: {e:#}");

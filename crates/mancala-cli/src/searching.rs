@@ -1,10 +1,10 @@
 //! What the commands that search share: options, the tables they probe (built first when
 //! small and missing), and progress on stderr.
 
-use crate::tables::{set_threads, DEFAULT_DIR};
+use crate::tables::{evaluate, set_threads, DEFAULT_DIR};
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use mancala_rules::{Family, Rules};
+use mancala_rules::{Board, Family, Next, Node, Rules};
 use mancala_search::{Observer, Options, Progress, Solver};
 use mancala_tables::{build, BuildOptions, Tables};
 use std::path::{Path, PathBuf};
@@ -169,5 +169,63 @@ impl Observer for Printer {
             p.nodes_per_second() / 1e6,
             p.seconds
         );
+    }
+}
+
+/// How `mancala query` searches when the tables do not cover a position.
+pub struct Fallback {
+    pub hash: usize,
+    pub threads: Option<usize>,
+    pub quiet: bool,
+}
+
+impl Fallback {
+    /// The value of `b` and of each move: from the tables when they hold the position and
+    /// every position a move leads to, else by search over the tiers that are built (with
+    /// no tier built at all, the error that says how to build them).
+    pub fn answer(
+        &self,
+        tables: &Tables,
+        b: Board,
+    ) -> Result<(i32, Vec<(usize, i32)>, &'static str)> {
+        let n = b.total() as usize;
+        if covered(tables, b, n) {
+            let (v, moves) = evaluate(tables, b)?;
+            return Ok((v, moves, "table"));
+        }
+        if tables.complete_up_to().is_none() {
+            return Err(tables.missing(n).into());
+        }
+        let rules = tables.rules();
+        let args = SearchArgs {
+            dir: tables.dir().to_path_buf(),
+            hash: self.hash,
+            threads: self.threads,
+            tables: None,
+            quiet: self.quiet,
+            id_depth: Options::default().id_depth,
+        };
+        let mut solver = args.solver(rules, Some(tables))?;
+        let printer = progress_printer(self.quiet);
+        let moves = solver.move_values(b, &printer)?;
+        let value = match rules.node(b) {
+            Node::Terminal { mover, opp } => mover as i32 - opp as i32,
+            Node::Moves(_) => moves.iter().map(|m| m.1).max().unwrap_or(0),
+        };
+        Ok((value, moves, "search"))
+    }
+}
+
+/// Do the tables hold `b` and every position its moves lead to?
+fn covered(tables: &Tables, b: Board, n: usize) -> bool {
+    if tables.complete_up_to().is_none_or(|k| k < n) {
+        return false;
+    }
+    let ix = tables.indexer();
+    match tables.rules().node(b) {
+        Node::Terminal { .. } => true,
+        Node::Moves(kids) => {
+            ix.contains(b) && kids.iter().all(|c| c.next == Next::Over || ix.contains(c.board))
+        }
     }
 }

@@ -17,7 +17,7 @@ use crate::progress::{Observer, Progress};
 use crate::root::TaskSet;
 use crate::shared::Shared;
 use crate::tt::{hash, Bound, Tt, Update, NO_MOVE};
-use mancala_rules::{Board, Children, Family, Next, Node, Rules};
+use mancala_rules::{byte_sum, Board, Children, Family, Next, Node, Rules};
 use mancala_tables::TableError;
 use std::sync::Arc;
 
@@ -236,14 +236,29 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        let kids = match self.rules.node(b) {
-            Node::Terminal { mover, opp } => return Score::proven(mover as i32 - opp as i32),
-            Node::Moves(k) => k,
-        };
+        let h = hash(b);
+        // Start loading the table entry; the work below hides the wait.
+        self.tt.prefetch(h);
+        let mut kids = None;
+        if self.cycles {
+            // Awari type: only move generation knows whether the game is over.
+            match self.rules.node(b) {
+                Node::Terminal { mover, opp } => {
+                    return Score::proven(mover as i32 - opp as i32)
+                }
+                Node::Moves(k) => kids = Some(k),
+            }
+        } else {
+            // Kalah type: over exactly when a row is empty, and each side keeps its row.
+            let m = self.rules.pits();
+            let (own, opp) = (byte_sum(b.own(m)), byte_sum(b.opp(m)));
+            if own == 0 || opp == 0 {
+                return Score::proven(own as i32 - opp as i32);
+            }
+        }
         if ply >= MAX_PLY {
             return self.stop_with(Halt::TooDeep);
         }
-        let h = hash(b);
         let (mut lo, mut hi, mut tt_move, mut work) = (-n, n, NO_MOVE, 0);
         if let Some(e) = self.tt.probe(h, n as u32) {
             lo = lo.max(e.lo);
@@ -269,6 +284,15 @@ impl<'a> Worker<'a> {
         if depth <= 0 {
             return Score::heuristic(0.max(lo).min(hi));
         }
+        let kids = match kids {
+            Some(k) => k,
+            None => match self.rules.node(b) {
+                Node::Terminal { mover, opp } => {
+                    return Score::proven(mover as i32 - opp as i32)
+                }
+                Node::Moves(k) => k,
+            },
+        };
         let etc = work >= ETC_WORK;
         self.expand(
             b,
@@ -346,6 +370,9 @@ impl<'a> Worker<'a> {
             count += 1;
         }
         let items = kids.as_slice();
+        for &i in &order[..count] {
+            self.tt.prefetch(hash(items[i as usize].board));
+        }
         // Children inside the tables are exact: read them (their loads are already under way)
         // before searching anything.
         if let Some(p) = self.probe {
