@@ -42,13 +42,43 @@ const fn case(
 /// cycle handling.
 const SUITE: [Case; 8] = [
     case("kalah 6x4 start", Preset::Kalah, (6, 4, false), "", 18),
-    case("kalah 6x4 middle", Preset::Kalah, (6, 4, false), "2,5,0,3,1,4", 20),
-    case("kalah 6x4 ec middle", Preset::Kalah, (6, 4, true), "3,1,4,0,5", 20),
-    case("kalah 6x5 middle", Preset::Kalah, (6, 5, false), "4,0,2,5,1", 18),
+    case(
+        "kalah 6x4 middle",
+        Preset::Kalah,
+        (6, 4, false),
+        "2,5,0,3,1,4",
+        20,
+    ),
+    case(
+        "kalah 6x4 ec middle",
+        Preset::Kalah,
+        (6, 4, true),
+        "3,1,4,0,5",
+        20,
+    ),
+    case(
+        "kalah 6x5 middle",
+        Preset::Kalah,
+        (6, 5, false),
+        "4,0,2,5,1",
+        18,
+    ),
     case("kalah 6x6 start", Preset::Kalah, (6, 6, false), "", 16),
-    case("kalah 6x6 middle", Preset::Kalah, (6, 6, true), "0,1,5,2,4,3", 17),
+    case(
+        "kalah 6x6 middle",
+        Preset::Kalah,
+        (6, 6, true),
+        "0,1,5,2,4,3",
+        17,
+    ),
     case("awari start", Preset::Awari, (6, 4, false), "", 14),
-    case("awari middle", Preset::Awari, (6, 4, false), "2,3,1,4,0,5,3", 14),
+    case(
+        "awari middle",
+        Preset::Awari,
+        (6, 4, false),
+        "2,3,1,4,0,5,3",
+        14,
+    ),
 ];
 
 #[derive(Args, Debug)]

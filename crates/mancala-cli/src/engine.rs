@@ -61,14 +61,18 @@ pub fn play(mut game: Game, seat: Seat, search: &SearchArgs) -> Result<()> {
         let side = game.to_move();
         if seat.plays(side) {
             let s = solver.solve(game.board(), &printer)?;
-            let Some(&pit) = s.best.first() else {
-                bail!("the engine found no move in a position that is not over");
+            let (Some(value), Some(&pit)) = (s.value, s.best.first()) else {
+                bail!(
+                    "the engine ran out of time (the value lies in [{:+}, {:+}]); drop --max-seconds",
+                    s.lo,
+                    s.hi
+                );
             };
             game.play(pit)?;
             println!(
                 "{} (engine) plays {pit}: value {:+} for {}",
                 capitalised(side),
-                s.value,
+                value,
                 side.name()
             );
             println!("{}", draw(&game));

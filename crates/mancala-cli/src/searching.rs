@@ -36,6 +36,10 @@ pub struct SearchArgs {
     #[arg(long, value_name = "N")]
     pub tables: Option<usize>,
 
+    /// Stop after this many seconds and report the proven bounds instead of the value
+    #[arg(long, value_name = "S")]
+    pub max_seconds: Option<f64>,
+
     /// No progress on stderr
     #[arg(long, short)]
     pub quiet: bool,
@@ -58,10 +62,18 @@ impl SearchArgs {
         if self.hash == 0 {
             bail!("--hash must be at least 1 (MB)");
         }
+        if self
+            .max_seconds
+            .is_some_and(|t| !(t >= 0.0 && t.is_finite()))
+        {
+            bail!("--max-seconds must be a number of seconds, at least 0");
+        }
         let opts = Options {
             hash_mb: self.hash,
             threads: self.threads()?,
             id_depth: self.id_depth,
+            time_limit: self.max_seconds,
+            ..Options::default()
         };
         Ok(Solver::new(rules, tables, opts)?)
     }
@@ -172,6 +184,13 @@ impl Observer for Printer {
     }
 }
 
+/// A query's answer: the value, each move's value, and where they came from.
+pub struct Answer {
+    pub value: i32,
+    pub moves: Vec<(usize, i32)>,
+    pub source: &'static str,
+}
+
 /// How `mancala query` searches when the tables do not cover a position.
 pub struct Fallback {
     pub hash: usize,
@@ -183,15 +202,15 @@ impl Fallback {
     /// The value of `b` and of each move: from the tables when they hold the position and
     /// every position a move leads to, else by search over the tiers that are built (with
     /// no tier built at all, the error that says how to build them).
-    pub fn answer(
-        &self,
-        tables: &Tables,
-        b: Board,
-    ) -> Result<(i32, Vec<(usize, i32)>, &'static str)> {
+    pub fn answer(&self, tables: &Tables, b: Board) -> Result<Answer> {
         let n = b.total() as usize;
         if covered(tables, b, n) {
-            let (v, moves) = evaluate(tables, b)?;
-            return Ok((v, moves, "table"));
+            let (value, moves) = evaluate(tables, b)?;
+            return Ok(Answer {
+                value,
+                moves,
+                source: "table",
+            });
         }
         if tables.complete_up_to().is_none() {
             return Err(tables.missing(n).into());
@@ -202,6 +221,7 @@ impl Fallback {
             hash: self.hash,
             threads: self.threads,
             tables: None,
+            max_seconds: None,
             quiet: self.quiet,
             id_depth: Options::default().id_depth,
         };
@@ -212,7 +232,11 @@ impl Fallback {
             Node::Terminal { mover, opp } => mover as i32 - opp as i32,
             Node::Moves(_) => moves.iter().map(|m| m.1).max().unwrap_or(0),
         };
-        Ok((value, moves, "search"))
+        Ok(Answer {
+            value,
+            moves,
+            source: "search",
+        })
     }
 }
 
@@ -225,7 +249,10 @@ fn covered(tables: &Tables, b: Board, n: usize) -> bool {
     match tables.rules().node(b) {
         Node::Terminal { .. } => true,
         Node::Moves(kids) => {
-            ix.contains(b) && kids.iter().all(|c| c.next == Next::Over || ix.contains(c.board))
+            ix.contains(b)
+                && kids
+                    .iter()
+                    .all(|c| c.next == Next::Over || ix.contains(c.board))
         }
     }
 }

@@ -53,6 +53,7 @@ impl SolveCmd {
         if self.json {
             let v = json!({
                 "value": s.value,
+                "bounds": [s.lo, s.hi],
                 "best": s.best,
                 "pv": s.pv,
                 "nodes": s.nodes,
@@ -62,10 +63,15 @@ impl SolveCmd {
             println!("{v}");
         } else {
             println!("{}: {} seeds in the pits", rules.variant(), b.total());
-            println!(
-                "value {:+} for the side to move (seeds it will gain beyond its opponent with perfect play)",
-                s.value
-            );
+            match s.value {
+                Some(v) => println!(
+                    "value {v:+} for the side to move (seeds it will gain beyond its opponent with perfect play)"
+                ),
+                None => println!(
+                    "out of time: the value lies in [{:+}, {:+}] (proven bounds)",
+                    s.lo, s.hi
+                ),
+            }
             let list = |v: &[usize]| {
                 v.iter()
                     .map(|p| p.to_string())

@@ -220,7 +220,11 @@ impl QueryCmd {
             threads: self.threads,
             quiet: self.quiet,
         };
-        let (value, moves, source) = search.answer(&tables, b)?;
+        let crate::searching::Answer {
+            value,
+            moves,
+            source,
+        } = search.answer(&tables, b)?;
         let best: Vec<usize> = moves
             .iter()
             .filter(|(_, v)| *v == value)

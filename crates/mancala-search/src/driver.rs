@@ -24,6 +24,8 @@ pub struct Setup<'a> {
     pub threads: usize,
     /// Depth-limited iterations before the unlimited one.
     pub id_depth: u32,
+    /// Stop after this long, with whatever bounds are proven.
+    pub seconds_left: Option<f64>,
 }
 
 /// What a run is after.
@@ -64,7 +66,7 @@ pub struct Run {
 /// Runs the threads on `b` until `goal` is settled.
 pub fn run(setup: Setup<'_>, b: Board, goal: Goal, observer: &dyn Observer) -> Result<Run, Halt> {
     let n = b.total() as i32;
-    let shared = Shared::new(-n, n);
+    let shared = Shared::new(-n, n, setup.seconds_left);
     let threads = match goal {
         Goal::Depth(_) => 1,
         _ => setup.threads.max(1),

@@ -14,7 +14,9 @@
 //! let rules = Rules::new(v);
 //! let mut solver = Solver::new(&rules, None, SearchOptions::default()).unwrap();
 //! let s = solver.solve(rules.start(), &()).unwrap();
-//! assert!(s.best.len() >= 1 && s.value >= -12 && s.value <= 12);
+//! // Without a time limit the value is exact, and the principal variation starts with a best move.
+//! assert_eq!(s.value, Some(s.lo));
+//! assert!(s.best.contains(&s.pv[0]));
 //! ```
 
 mod driver;
@@ -22,6 +24,7 @@ mod node;
 mod order;
 mod probe;
 mod progress;
+mod reach;
 mod root;
 mod shared;
 mod solver;
@@ -44,4 +47,8 @@ pub enum SearchError {
     NoHash,
     #[error("a line of play went {0} plies deep without ending; this position cannot be searched")]
     TooDeep(u32),
+    #[error("out of time: the value lies in [{lo}, {hi}]")]
+    OutOfTime { lo: i32, hi: i32 },
+    #[error("internal error: {0}")]
+    Internal(&'static str),
 }

@@ -139,6 +139,7 @@ impl<'a> Worker<'a> {
     fn poll(&mut self) {
         self.shared.add_nodes(self.unpublished);
         self.unpublished = 0;
+        self.shared.check_time();
         if self.shared.stopped() {
             self.aborted = true;
         }
@@ -243,9 +244,7 @@ impl<'a> Worker<'a> {
         if self.cycles {
             // Awari type: only move generation knows whether the game is over.
             match self.rules.node(b) {
-                Node::Terminal { mover, opp } => {
-                    return Score::proven(mover as i32 - opp as i32)
-                }
+                Node::Terminal { mover, opp } => return Score::proven(mover as i32 - opp as i32),
                 Node::Moves(k) => kids = Some(k),
             }
         } else {
@@ -287,9 +286,7 @@ impl<'a> Worker<'a> {
         let kids = match kids {
             Some(k) => k,
             None => match self.rules.node(b) {
-                Node::Terminal { mover, opp } => {
-                    return Score::proven(mover as i32 - opp as i32)
-                }
+                Node::Terminal { mover, opp } => return Score::proven(mover as i32 - opp as i32),
                 Node::Moves(k) => k,
             },
         };

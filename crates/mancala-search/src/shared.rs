@@ -13,19 +13,22 @@ pub struct Shared {
     /// Nodes published by the threads (each adds its count in batches).
     nodes: AtomicU64,
     pub started: Instant,
+    /// Seconds after `started` at which the search stops.
+    deadline: Option<f64>,
     /// The task set the helpers should work on, numbered.
     work: Mutex<(u64, Option<Arc<TaskSet>>)>,
     posted: Condvar,
 }
 
 impl Shared {
-    pub fn new(lo: i32, hi: i32) -> Shared {
+    pub fn new(lo: i32, hi: i32, deadline: Option<f64>) -> Shared {
         Shared {
             lo: AtomicI32::new(lo),
             hi: AtomicI32::new(hi),
             stop: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
             started: Instant::now(),
+            deadline,
             work: Mutex::new((0, None)),
             posted: Condvar::new(),
         }
@@ -84,6 +87,13 @@ impl Shared {
 
     pub fn nodes(&self) -> u64 {
         self.nodes.load(Relaxed)
+    }
+
+    /// Stops the search if its time is up.
+    pub fn check_time(&self) {
+        if self.deadline.is_some_and(|d| self.seconds() >= d) {
+            self.stop();
+        }
     }
 
     pub fn seconds(&self) -> f64 {

@@ -195,11 +195,6 @@ impl Tt {
         })
     }
 
-    /// Bytes in use.
-    pub fn bytes(&self) -> u64 {
-        (self.mask + 1) * 64
-    }
-
     #[inline(always)]
     fn cluster(&self, h: Hash) -> &Cluster {
         // SAFETY: `index & mask` is below the number of clusters the mapping holds.

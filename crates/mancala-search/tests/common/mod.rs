@@ -2,8 +2,10 @@
 
 #![allow(dead_code)]
 
-use mancala_rules::{Board, Node, Options, Preset, Rules, Variant};
+use mancala_rules::{Board, GrandSlam, Next, Node, Options, Preset, Rules, Variant};
+use mancala_tables::{build, BuildOptions, Tables};
 use std::collections::HashMap;
+use std::path::Path;
 
 /// Kalah rules written out plainly on a pit array, independent of `mancala_rules`: the side to
 /// move's `m` pits, then the opponent's `m` pits in the opponent's sowing order.
@@ -108,16 +110,52 @@ pub fn kalah(pits: u32, seeds: u32, empty_capture: bool) -> Rules {
 }
 
 pub fn awari(seeds: u32) -> Rules {
+    awari_type(Preset::Awari, seeds, None)
+}
+
+pub fn awari_type(preset: Preset, seeds: u32, grand_slam: Option<GrandSlam>) -> Rules {
     Rules::new(
         Variant::new(
-            Preset::Awari,
+            preset,
             Options {
                 seeds: Some(seeds),
+                grand_slam,
                 ..Default::default()
             },
         )
         .unwrap(),
     )
+}
+
+/// Builds tiers `0..=max` with the retrograde builder (a method independent of the search).
+pub fn built(rules: &Rules, dir: &Path, max: usize) -> Tables {
+    let opts = BuildOptions {
+        dir: dir.to_path_buf(),
+        max_seeds: max,
+        compress: false,
+    };
+    build(rules, &opts, &()).unwrap();
+    Tables::open(dir, rules, max, true).unwrap()
+}
+
+/// The value of `b` and of each move, read from tables that cover them.
+pub fn table_moves(tables: &Tables, b: Board) -> (i32, Vec<(usize, i32)>) {
+    match tables.rules().node(b) {
+        Node::Terminal { mover, opp } => (mover as i32 - opp as i32, Vec::new()),
+        Node::Moves(kids) => {
+            let moves: Vec<(usize, i32)> = kids
+                .iter()
+                .map(|c| {
+                    let w = match c.next {
+                        Next::Over => 0,
+                        _ => tables.probe(c.board).unwrap().unwrap() as i32,
+                    };
+                    (c.pit as usize, c.value(w))
+                })
+                .collect();
+            (moves.iter().map(|m| m.1).max().unwrap(), moves)
+        }
+    }
 }
 
 /// A small deterministic generator (no external crates).
