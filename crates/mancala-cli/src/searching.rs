@@ -5,7 +5,7 @@ use crate::tables::{evaluate, set_threads, DEFAULT_DIR};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use mancala_rules::{Board, Family, Next, Node, Rules};
-use mancala_search::{Observer, Options, Progress, Solver};
+use mancala_search::{Observer, Options, Progress, SearchError, Solver};
 use mancala_tables::{build, BuildOptions, Tables};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -37,7 +37,7 @@ pub struct SearchArgs {
     pub tables: Option<usize>,
 
     /// Stop after this many seconds and report the proven bounds instead of the value
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_name = "S", allow_negative_numbers = true)]
     pub max_seconds: Option<f64>,
 
     /// No progress on stderr
@@ -227,7 +227,13 @@ impl Fallback {
         };
         let mut solver = args.solver(rules, Some(tables))?;
         let printer = progress_printer(self.quiet);
-        let moves = solver.move_values(b, &printer)?;
+        let moves = match solver.move_values(b, &printer) {
+            Ok(m) => m,
+            Err(e @ SearchError::TooBig { .. }) => {
+                bail!("{e}: {}", tables.missing(n))
+            }
+            Err(e) => return Err(e.into()),
+        };
         let value = match rules.node(b) {
             Node::Terminal { mover, opp } => mover as i32 - opp as i32,
             Node::Moves(_) => moves.iter().map(|m| m.1).max().unwrap_or(0),

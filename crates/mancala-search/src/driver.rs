@@ -37,6 +37,9 @@ pub enum Goal {
     AtLeast(i32),
     /// The heuristic value at this depth, on one thread (reproducible node counts).
     Depth(u32),
+    /// Proven bounds from ever deeper depth-limited iterations, until the time runs out or
+    /// they meet (Awari-type positions too big to solve backwards).
+    Deepen,
 }
 
 impl Goal {
@@ -68,7 +71,7 @@ pub fn run(setup: Setup<'_>, b: Board, goal: Goal, observer: &dyn Observer) -> R
     let n = b.total() as i32;
     let shared = Shared::new(-n, n, setup.seconds_left);
     let threads = match goal {
-        Goal::Depth(_) => 1,
+        Goal::Depth(_) | Goal::Deepen => 1,
         _ => setup.threads.max(1),
     };
     type Out = (u64, Option<Halt>, (i32, Vec<usize>));
@@ -139,6 +142,7 @@ fn lead(w: &mut Worker<'_>, setup: Setup<'_>, b: Board, goal: Goal) -> (i32, Vec
     let mut guess = 0;
     match goal {
         Goal::Depth(d) => return (deepen(w, b, goal, d), Vec::new()),
+        Goal::Deepen => return (deepen(w, b, goal, u32::MAX), Vec::new()),
         Goal::Exact { .. } => guess = deepen(w, b, goal, setup.id_depth),
         Goal::AtLeast(_) => {}
     }

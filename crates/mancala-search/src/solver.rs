@@ -35,7 +35,7 @@ impl Default for Options {
             threads: 1,
             id_depth: 16,
             time_limit: None,
-            reach_limit: 16_000_000,
+            reach_limit: 4_000_000,
         }
     }
 }
@@ -180,6 +180,22 @@ impl<'a> Solver<'a> {
         }))
     }
 
+    /// How to go after an exact value once no backward solution is at hand. In Awari-type
+    /// games a depth-first proof cannot cope with the cycles (its paths grow as wide as the
+    /// tier), so only depth-limited iterations run, for proven bounds, and only against a
+    /// time limit.
+    fn exact_goal(&self, classify: bool) -> Result<Goal, SearchError> {
+        if self.rules.variant().family() != Family::Awari {
+            return Ok(Goal::Exact { classify });
+        }
+        match self.opts.time_limit {
+            Some(_) => Ok(Goal::Deepen),
+            None => Err(SearchError::TooBig {
+                limit: self.opts.reach_limit,
+            }),
+        }
+    }
+
     /// The exact value of a position `reach` or the tables answer.
     fn known(&self, reach: &Reach, b: Board) -> Result<Option<i32>, SearchError> {
         if let Some(v) = reach.value(b) {
@@ -222,7 +238,7 @@ impl<'a> Solver<'a> {
             return Ok((v, k));
         }
         self.tt()?.new_search();
-        let r = self.run(b, Goal::Exact { classify: false }, obs, deadline)?;
+        let r = self.run(b, self.exact_goal(false)?, obs, deadline)?;
         if r.lo < r.hi {
             return Err(SearchError::OutOfTime { lo: r.lo, hi: r.hi });
         }
@@ -237,7 +253,7 @@ impl<'a> Solver<'a> {
             return self.solve_by_reach(&r, b, started, k);
         }
         self.tt()?.new_search();
-        let r = self.run(b, Goal::Exact { classify: true }, obs, deadline)?;
+        let r = self.run(b, self.exact_goal(true)?, obs, deadline)?;
         if r.lo < r.hi {
             return Ok(Solution {
                 value: None,
