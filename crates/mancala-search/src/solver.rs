@@ -88,10 +88,7 @@ impl<'a> Solver<'a> {
         if opts.hash_mb == 0 {
             return Err(SearchError::NoHash);
         }
-        let probe = match tables.and_then(|t| t.complete_up_to().map(|k| (t, k))) {
-            Some((t, k)) => Probe::new(t, k)?,
-            None => None,
-        };
+        let probe = tables.and_then(|t| t.complete_up_to().and_then(|k| Probe::new(t, k)));
         Ok(Solver {
             rules,
             probe,
