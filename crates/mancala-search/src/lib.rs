@@ -20,6 +20,7 @@
 //! ```
 
 mod driver;
+mod kalah;
 mod node;
 mod order;
 mod probe;

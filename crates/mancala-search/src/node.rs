@@ -12,12 +12,13 @@
 //! above its own node is the position's true value and goes into the table as proven; any
 //! other is stored as heuristic only (graph-history interaction).
 
+use crate::kalah::{KalahMoves, NO_CHILD};
 use crate::probe::Probe;
 use crate::progress::{Observer, Progress};
 use crate::root::TaskSet;
 use crate::shared::Shared;
 use crate::tt::{hash, Bound, Tt, Update, NO_MOVE};
-use mancala_rules::{byte_sum, Board, Children, Family, Next, Node, Rules};
+use mancala_rules::{byte_sum, Board, Child, Family, Next, Node, Rules};
 use mancala_tables::TableError;
 use std::sync::Arc;
 
@@ -78,6 +79,8 @@ pub struct Worker<'a> {
     pub nodes: u64,
     unpublished: u64,
     cycles: bool,
+    /// Kalah-type move generation (unused in Awari-type games).
+    kalah: KalahMoves,
     /// The positions from the root to the current node's parent, with their seed counts.
     path: Vec<(Board, u32)>,
     /// The task under way: abandoned once its set is finished or another thread did it.
@@ -108,6 +111,7 @@ impl<'a> Worker<'a> {
             nodes: 0,
             unpublished: 0,
             cycles: rules.variant().family() == Family::Awari,
+            kalah: KalahMoves::new(rules),
             path: Vec::with_capacity(1024),
             cancel: None,
             aborted: false,
@@ -240,6 +244,7 @@ impl<'a> Worker<'a> {
         let h = hash(b);
         // Start loading the table entry; the work below hides the wait.
         self.tt.prefetch(h);
+        let mut buf = [NO_CHILD; 8];
         let mut kids = None;
         if self.cycles {
             // Awari type: only move generation knows whether the game is over.
@@ -283,19 +288,19 @@ impl<'a> Worker<'a> {
         if depth <= 0 {
             return Score::heuristic(0.max(lo).min(hi));
         }
-        let kids = match kids {
-            Some(k) => k,
-            None => match self.rules.node(b) {
-                Node::Terminal { mover, opp } => return Score::proven(mover as i32 - opp as i32),
-                Node::Moves(k) => k,
-            },
+        let kids: &[Child] = match &kids {
+            Some(k) => k.as_slice(),
+            None => {
+                let count = self.kalah.children(b, &mut buf);
+                &buf[..count]
+            }
         };
         let etc = work >= ETC_WORK;
         self.expand(
             b,
             h,
             n,
-            &kids,
+            kids,
             gamma,
             (depth, ply, cut),
             (lo, hi),
@@ -312,7 +317,7 @@ impl<'a> Worker<'a> {
         b: Board,
         h: crate::tt::Hash,
         n: i32,
-        kids: &Children,
+        kids: &[Child],
         gamma: i32,
         (depth, ply, cut): (i32, u32, bool),
         (lo, hi): (i32, i32),
@@ -366,7 +371,7 @@ impl<'a> Worker<'a> {
             order[j] = i as u8;
             count += 1;
         }
-        let items = kids.as_slice();
+        let items = kids;
         for &i in &order[..count] {
             self.tt.prefetch(hash(items[i as usize].board));
         }
