@@ -1,8 +1,12 @@
 //! `mancala`: play, index, build and query the sowing games.
 
 mod args;
+mod bench;
 mod draw;
+mod engine;
 mod play;
+mod searching;
+mod solve;
 mod tables;
 mod tiers;
 mod variants;
@@ -46,6 +50,10 @@ enum Command {
     Info(tables::InfoCmd),
     /// Compress built tables in place, lowest tier first (or --unpack them)
     Pack(tables::PackCmd),
+    /// The exact value of a position, its best moves and a principal variation, by search
+    Solve(solve::SolveCmd),
+    /// Fixed-depth searches of a fixed suite: nodes, nodes per second and a node-count signature
+    Bench(bench::BenchCmd),
 }
 
 fn main() {
@@ -78,6 +86,8 @@ fn main() {
         Command::Verify(c) => c.run(),
         Command::Info(c) => c.run(),
         Command::Pack(c) => c.run(),
+        Command::Solve(c) => c.run(),
+        Command::Bench(c) => c.run(),
     };
     if let Err(e) = result {
         eprintln!("error: {e:#}");

@@ -24,6 +24,14 @@ pub struct PlayCmd {
     /// Print one JSON object: pits, stores, to_move, over, legal
     #[arg(long)]
     json: bool,
+
+    /// Play against perfect play: the engine takes south, north or both sides, and you type
+    /// your moves (or `hint`, `quit`) on stdin, after --position and --moves are applied
+    #[arg(long, value_name = "SIDE")]
+    engine: Option<crate::engine::Seat>,
+
+    #[command(flatten)]
+    search: crate::searching::SearchArgs,
 }
 
 impl PlayCmd {
@@ -43,6 +51,12 @@ impl PlayCmd {
                 game.play(pit)
                     .with_context(|| format!("move #{} ({side} to move)", i + 1))?;
             }
+        }
+        if let Some(seat) = self.engine {
+            if self.json {
+                anyhow::bail!("--json and --engine do not go together");
+            }
+            return crate::engine::play(game, seat, &self.search);
         }
         if self.json {
             let v = json!({

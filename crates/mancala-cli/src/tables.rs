@@ -197,6 +197,18 @@ pub struct QueryCmd {
     /// Print one JSON object: value, moves, best, seeds, source
     #[arg(long)]
     json: bool,
+
+    /// Above the built tiers: transposition table size in MB for the search
+    #[arg(long, value_name = "MB", default_value_t = 256)]
+    hash: usize,
+
+    /// Above the built tiers: search threads (default: one per core)
+    #[arg(long, value_name = "T")]
+    threads: Option<usize>,
+
+    /// No search progress on stderr
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 impl QueryCmd {
@@ -205,7 +217,16 @@ impl QueryCmd {
         let b = parse_position(&rules, &self.position)?;
         let n = b.total() as usize;
         let tables = Tables::open(&self.dir, &rules, n, true)?;
-        let (value, moves) = evaluate(&tables, b)?;
+        let search = crate::searching::Fallback {
+            hash: self.hash,
+            threads: self.threads,
+            quiet: self.quiet,
+        };
+        let crate::searching::Answer {
+            value,
+            moves,
+            source,
+        } = search.answer(&tables, b)?;
         let best: Vec<usize> = moves
             .iter()
             .filter(|(_, v)| *v == value)
@@ -217,7 +238,7 @@ impl QueryCmd {
                 "moves": moves.iter().map(|(p, v)| json!({"pit": p, "value": v})).collect::<Vec<_>>(),
                 "best": best,
                 "seeds": n,
-                "source": "table",
+                "source": source,
             });
             println!("{v}");
         } else {
@@ -225,6 +246,9 @@ impl QueryCmd {
             println!(
                 "value {value:+} for the side to move (seeds it will gain beyond its opponent with perfect play)"
             );
+            if source == "search" {
+                println!("(by search: the position lies above the built tables)");
+            }
             if moves.is_empty() {
                 println!("no legal moves: the game is over");
             }

@@ -70,7 +70,7 @@ impl TableError {
 
 /// Hints the CPU to fetch the cache line holding `x`.
 #[inline(always)]
-pub(crate) fn prefetch<T>(x: &T) {
+pub fn prefetch<T>(x: &T) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: a prefetch never faults and has no visible effect; SSE is part of x86_64.
     unsafe {

@@ -21,10 +21,15 @@ pub struct Tables {
     /// Recently unpacked blocks of compressed tiers, by (tier, block): a query reads a few
     /// positions of a block, and each position's exit reads a few more below it.
     unpacked: Mutex<HashMap<(usize, usize), Arc<Unpacked>>>,
+    /// Values already read from compressed tiers: a position's exit reads its children, whose
+    /// exits read theirs, and the same lower positions come up again and again.
+    known: Mutex<HashMap<Board, i8>>,
 }
 
 /// Unpacked blocks kept at most (each up to ~128 KB).
 const UNPACKED_BLOCKS: usize = 256;
+/// Values of compressed tiers remembered at most (about 32 bytes each).
+const KNOWN_VALUES: usize = 1 << 20;
 
 impl Tables {
     /// Opens the tiers `0..=max` that exist, checking each (a damaged file is an error, a
@@ -58,6 +63,7 @@ impl Tables {
             dir: dir.to_path_buf(),
             tiers,
             unpacked: Mutex::new(HashMap::new()),
+            known: Mutex::new(HashMap::new()),
         })
     }
 
@@ -122,6 +128,9 @@ impl Tables {
         if let Some(v) = t.raw() {
             return Ok(Some(v[r as usize] as i8));
         }
+        if let Some(&v) = self.known.lock().expect("not poisoned").get(&b) {
+            return Ok(Some(v));
+        }
         let corrupt = |why: String| TableError::Corrupt {
             path: t.path().to_path_buf(),
             why,
@@ -157,7 +166,13 @@ impl Tables {
         if let Some(e) = lower_error {
             return Err(e);
         }
-        decoded.map(Some).map_err(corrupt)
+        let v = decoded.map_err(corrupt)?;
+        let mut known = self.known.lock().expect("not poisoned");
+        if known.len() >= KNOWN_VALUES {
+            known.clear();
+        }
+        known.insert(b, v);
+        Ok(Some(v))
     }
 
     /// The best value among the moves of `b` that leave its tier.

@@ -11,9 +11,12 @@ use mancala_tables::{build, BuildOptions, Tables};
 fn check(preset: Preset, opts: Options, max: usize) {
     let rules = Rules::new(Variant::new(preset, opts).unwrap());
     let key = rules.variant().key();
+    // `kalah` and `mancala` share a table key, and the tests run in parallel: the folder
+    // names the preset too, so neither deletes the other's tables.
     let dir = std::env::temp_dir().join(format!(
-        "mancala-slow-{}-{preset}-{key}",
-        std::process::id()
+        "mancala-slow-{}-{}-{key}",
+        std::process::id(),
+        preset.name()
     ));
     let _ = std::fs::remove_dir_all(&dir);
     build(

@@ -1,0 +1,224 @@
+//! The searching commands as a user runs them: `solve`, `query` above the tables, `bench` and
+//! `play --engine`, with output shapes, published values and one-line errors.
+
+use serde_json::{json, Value};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn mancala(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(args)
+        .output()
+        .expect("run mancala")
+}
+
+fn json(args: &[&str]) -> Value {
+    let out = mancala(args);
+    assert!(
+        out.status.success(),
+        "{args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("valid JSON")
+}
+
+/// Runs `mancala` with `input` on stdin (not a terminal) and returns stdout.
+fn with_input(args: &[&str], input: &str) -> (bool, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run mancala");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("mancala-search-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// Kalah 6x3 (standard rules) is +2 for the first player; the small tables it needs are built
+/// first, with a message on stderr.
+#[test]
+fn solve_reproduces_kalah_6x3() {
+    let dir = scratch("solve");
+    let d = dir.to_str().unwrap();
+    let out = mancala(&[
+        "solve", "kalah", "--seeds", "3", "--tables", "10", "--dir", d, "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("building kalah-6p tables up to 10 seeds"),
+        "{err}"
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["value"], 2);
+    assert_eq!(v["bounds"], json!([2, 2]));
+    let best = v["best"].as_array().unwrap();
+    assert!(best.contains(&v["pv"][0]), "{v}");
+    assert!(v["nodes"].as_u64().unwrap() > 0);
+    assert!(v["seconds"].as_f64().is_some());
+    // The second run reuses the tables: nothing is built.
+    let out = mancala(&[
+        "solve", "kalah", "--seeds", "3", "--dir", d, "--json", "--tables", "10",
+    ]);
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("building"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A time limit that runs out reports proven bounds instead of a value.
+#[test]
+fn solve_reports_bounds_when_out_of_time() {
+    let v = json(&[
+        "solve",
+        "kalah",
+        "--seeds",
+        "5",
+        "--tables",
+        "0",
+        "--max-seconds",
+        "0.2",
+        "--json",
+        "--hash",
+        "16",
+    ]);
+    assert_eq!(v["value"], Value::Null);
+    let (lo, hi) = (
+        v["bounds"][0].as_i64().unwrap(),
+        v["bounds"][1].as_i64().unwrap(),
+    );
+    // The published value, +10, lies within whatever was proven.
+    assert!(lo <= 10 && 10 <= hi, "{v}");
+}
+
+/// Above the built tiers, `query` searches; once the tables cover the position, the table
+/// answers, and the two agree move by move.
+#[test]
+fn query_falls_back_to_search_above_the_tables() {
+    let dir = scratch("query");
+    let d = dir.to_str().unwrap();
+    let build = |n: &str| {
+        let out = mancala(&["build", "kalah", "--max-seeds", n, "--dir", d, "-q"]);
+        assert!(out.status.success());
+    };
+    build("8");
+    let p = "2 0 3 1 0 2 1 2 0 1 0 1";
+    let searched = json(&["query", "kalah", p, "--dir", d, "--json", "-q"]);
+    assert_eq!(searched["source"], "search");
+    assert_eq!(searched["seeds"], 13);
+    build("13");
+    let tabled = json(&["query", "kalah", p, "--dir", d, "--json"]);
+    assert_eq!(tabled["source"], "table");
+    for key in ["value", "moves", "best"] {
+        assert_eq!(searched[key], tabled[key], "{key}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bench_prints_a_signature() {
+    let v = json(&["bench", "--json"]);
+    let rows = v["positions"].as_array().unwrap();
+    assert_eq!(rows.len(), 8);
+    let sum: u64 = rows.iter().map(|r| r["nodes"].as_u64().unwrap()).sum();
+    assert_eq!(v["nodes"].as_u64().unwrap(), sum);
+    assert!(rows
+        .iter()
+        .all(|r| r["nodes_per_second"].as_f64().unwrap() > 0.0));
+}
+
+/// The engine plays both sides of a small game to its end without any input.
+#[test]
+fn play_engine_both_finishes_the_game() {
+    let dir = scratch("both");
+    let d = dir.to_str().unwrap();
+    let args = [
+        "play", "kalah", "--pits", "3", "--seeds", "2", "--engine", "both", "--dir", d,
+    ];
+    let (ok, out, err) = with_input(&args, "");
+    assert!(ok, "{err}");
+    assert!(out.contains("(engine) plays"), "{out}");
+    assert!(out.contains("Game over"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A person's moves, `hint` and `quit` come from stdin; bad input gets a message and the game
+/// goes on; the end of the input ends the session.
+#[test]
+fn play_engine_reads_moves_hints_and_quit() {
+    let dir = scratch("north");
+    let d = dir.to_str().unwrap();
+    let args = [
+        "play", "kalah", "--pits", "3", "--seeds", "2", "--engine", "north", "--dir", d,
+    ];
+    // South's pit 2 sows one seed into the store and one to North: North's turn.
+    let (ok, out, err) = with_input(&args, "hint\n7\n2\nquit\n");
+    assert!(ok, "{err}");
+    assert!(out.contains("move values for south: 0: "), "{out}");
+    assert!(out.contains("bad move '7'"), "{out}");
+    assert!(out.contains("North (engine) plays"), "{out}");
+    assert!(out.contains("(game abandoned)"), "{out}");
+    let (ok, out, _) = with_input(&args, "0\n");
+    assert!(ok);
+    assert!(out.contains("(end of input"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every kind of bad input to the new commands: a non-zero exit, one line on stderr, no panic.
+#[test]
+fn bad_search_input_gets_one_line_and_a_nonzero_exit() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["solve", "kalah", "--threads", "0", "--tables", "0"],
+            "--threads",
+        ),
+        (
+            &["solve", "kalah", "--hash", "0", "--tables", "0"],
+            "--hash",
+        ),
+        (
+            &["solve", "kalah", "--max-seconds", "-1", "--tables", "0"],
+            "--max-seconds",
+        ),
+        (&["solve", "kalah", "1 2 3"], "expected 12 pit counts"),
+        (&["solve", "kalah", "--tables", "x"], "invalid value"),
+        (&["solve", "awarri"], "unknown variant"),
+        (
+            &["play", "kalah", "--engine", "west"],
+            "--engine takes south, north or both",
+        ),
+        (
+            &["play", "kalah", "--engine", "both", "--json"],
+            "do not go together",
+        ),
+        (&["bench", "--depth", "3"], "unexpected argument"),
+    ];
+    for (args, needle) in cases {
+        let out = mancala(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: '{err}' lacks '{needle}'");
+    }
+}

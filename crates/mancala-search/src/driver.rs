@@ -1,0 +1,322 @@
+//! Iterative deepening with MTD(f), then the proof phase, on a team of threads.
+//!
+//! The first thread deepens alone: each depth-limited iteration converges MTD(f) on that
+//! depth's heuristic value, which gives the guess and, above all, the move ordering for the
+//! next iteration; any proven answer on the way narrows the root interval. Then the depth limit
+//! goes away and every question is split over all threads as root tasks (see `root`), with
+//! MTD(f) steps around the guess until the interval closes.
+
+use crate::node::{Halt, Worker};
+use crate::probe::Probe;
+use crate::progress::Observer;
+use crate::root::{participate, step_tasks, RootMoves, TaskSet};
+use crate::shared::Shared;
+use crate::tt::{hash, Bound, Tt, Update, NO_MOVE};
+use mancala_rules::{Board, Node, Rules};
+use std::sync::Arc;
+
+/// What every thread needs.
+#[derive(Clone, Copy)]
+pub struct Setup<'a> {
+    pub rules: &'a Rules,
+    pub probe: Option<&'a Probe<'a>>,
+    pub tt: &'a Tt,
+    pub threads: usize,
+    /// Depth-limited iterations before the unlimited one.
+    pub id_depth: u32,
+    /// Stop after this long, with whatever bounds are proven.
+    pub seconds_left: Option<f64>,
+}
+
+/// What a run is after.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// The exact value; with `classify`, also which moves achieve it.
+    Exact { classify: bool },
+    /// Whether the value is at least this.
+    AtLeast(i32),
+    /// The heuristic value at this depth, on one thread (reproducible node counts).
+    Depth(u32),
+    /// Proven bounds from ever deeper depth-limited iterations, until the time runs out or
+    /// they meet (Awari-type positions too big to solve backwards).
+    Deepen,
+}
+
+impl Goal {
+    fn settled(self, lo: i32, hi: i32) -> bool {
+        match self {
+            Goal::AtLeast(t) => lo >= t || hi < t,
+            _ => lo >= hi,
+        }
+    }
+}
+
+/// Stack for a search thread: the recursion can follow a long game.
+const STACK: usize = 256 << 20;
+
+/// The result of a run on one position.
+pub struct Run {
+    /// Proven bounds (equal for an exact run).
+    pub lo: i32,
+    pub hi: i32,
+    /// The last heuristic value (fixed-depth runs).
+    pub guess: i32,
+    /// Pits of the moves proven to achieve the value (exact runs with `classify`).
+    pub best: Vec<usize>,
+    pub nodes: u64,
+}
+
+/// Runs the threads on `b` until `goal` is settled.
+pub fn run(setup: Setup<'_>, b: Board, goal: Goal, observer: &dyn Observer) -> Result<Run, Halt> {
+    let n = b.total() as i32;
+    let shared = Shared::new(-n, n, setup.seconds_left);
+    let threads = match goal {
+        Goal::Depth(_) | Goal::Deepen => 1,
+        _ => setup.threads.max(1),
+    };
+    type Out = (u64, Option<Halt>, (i32, Vec<usize>));
+    let outs: Vec<Out> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|id| {
+                let shared = &shared;
+                let obs = (id == 0).then_some(observer);
+                std::thread::Builder::new()
+                    .stack_size(STACK)
+                    .spawn_scoped(s, move || {
+                        let mut w =
+                            Worker::new(setup.rules, setup.probe, setup.tt, shared, id, obs);
+                        let out = if id == 0 {
+                            let out = lead(&mut w, setup, b, goal);
+                            shared.stop();
+                            out
+                        } else {
+                            help(&mut w);
+                            (0, Vec::new())
+                        };
+                        w.flush();
+                        (w.nodes, w.halt.take(), out)
+                    })
+                    .expect("spawn a search thread")
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or((0, Some(Halt::TooDeep), (0, Vec::new())))
+            })
+            .collect()
+    });
+    let mut nodes = 0;
+    let mut lead_out = (0, Vec::new());
+    for (i, (k, halt, out)) in outs.into_iter().enumerate() {
+        if let Some(h) = halt {
+            return Err(h);
+        }
+        nodes += k;
+        if i == 0 {
+            lead_out = out;
+        }
+    }
+    let (lo, hi) = shared.bounds();
+    Ok(Run {
+        lo,
+        hi,
+        guess: lead_out.0,
+        best: lead_out.1,
+        nodes,
+    })
+}
+
+/// A helper thread: works on whatever task set the first thread posts.
+fn help(w: &mut Worker<'_>) {
+    let mut seen = 0;
+    while let Some((k, set)) = w.shared().next_work(seen) {
+        seen = k;
+        participate(w, &set);
+    }
+}
+
+/// The first thread: deepening, then the proof phase. Returns the guess and the best moves.
+fn lead(w: &mut Worker<'_>, setup: Setup<'_>, b: Board, goal: Goal) -> (i32, Vec<usize>) {
+    let mut guess = 0;
+    match goal {
+        Goal::Depth(d) => return (deepen(w, b, goal, d), Vec::new()),
+        Goal::Deepen => return (deepen(w, b, goal, u32::MAX), Vec::new()),
+        Goal::Exact { .. } => guess = deepen(w, b, goal, setup.id_depth),
+        Goal::AtLeast(_) => {}
+    }
+    if w.halt.is_some() {
+        return (guess, Vec::new());
+    }
+    let rm = match RootMoves::new(w, b) {
+        Ok(Some(rm)) => rm,
+        Ok(None) => {
+            if let Node::Terminal { mover, opp } = setup.rules.node(b) {
+                let v = mover as i32 - opp as i32;
+                w.shared().raise_lo(v);
+                w.shared().lower_hi(v);
+            }
+            return (guess, Vec::new());
+        }
+        Err(e) => {
+            w.halt = Some(Halt::Table(e));
+            return (guess, Vec::new());
+        }
+    };
+    prove(w, b, goal, guess, rm)
+}
+
+/// The unlimited phase: MTD(f) steps as root task sets until the goal is settled.
+fn prove(
+    w: &mut Worker<'_>,
+    b: Board,
+    goal: Goal,
+    mut guess: i32,
+    mut rm: RootMoves,
+) -> (i32, Vec<usize>) {
+    let classify = goal == Goal::Exact { classify: true };
+    let h = hash(b);
+    let n = b.total();
+    w.depth_shown = None;
+    loop {
+        let (mlo, mhi) = rm.bounds();
+        w.shared().raise_lo(mlo);
+        w.shared().lower_hi(mhi);
+        let (lo, hi) = w.shared().bounds();
+        if goal.settled(lo, hi) {
+            break;
+        }
+        let g = guess.max(lo).min(hi);
+        let gamma = match goal {
+            Goal::AtLeast(t) => t,
+            _ if g > lo => g,
+            _ => g + 1,
+        };
+        let tt_move = w.tt().probe(h, n).map_or(NO_MOVE, |e| e.mv);
+        let (tasks, stop) = step_tasks(&rm, gamma, classify, tt_move);
+        // MTD(f) expects a test at or below the guess to succeed, one above it to fail; a
+        // classifying pass mostly refutes; a principal-variation step asks for a value known
+        // to be reached.
+        let expect = stop && (gamma <= g || matches!(goal, Goal::AtLeast(_)));
+        if !run_set(w, &mut rm, tasks, stop, expect) {
+            return (guess, Vec::new());
+        }
+        let (new_lo, new_hi) = rm.bounds();
+        // MTD(f): the next guess is the bound the test returned. A classifying pass tests
+        // `lo`, not `gamma`; the step after it is `lo + 1`.
+        guess = if !stop || new_lo >= gamma {
+            new_lo
+        } else {
+            new_hi
+        };
+        remember(w, &rm, h, n);
+        w.report_now();
+    }
+    let mut best = Vec::new();
+    if let Goal::AtLeast(t) = goal {
+        best = (0..rm.moves.len())
+            .filter(|&i| rm.lo[i] >= t)
+            .map(|i| rm.moves[i].pit as usize)
+            .collect();
+    }
+    if classify {
+        let (v, _) = w.shared().bounds();
+        let tasks = rm.tasks(v, NO_MOVE);
+        if !run_set(w, &mut rm, tasks, false, false) {
+            return (guess, best);
+        }
+        best = (0..rm.moves.len())
+            .filter(|&i| rm.lo[i] >= v)
+            .map(|i| rm.moves[i].pit as usize)
+            .collect();
+        best.sort_unstable();
+    }
+    (guess, best)
+}
+
+/// Posts a task set, works on it, and records the answers. False if the search stopped.
+fn run_set(
+    w: &mut Worker<'_>,
+    rm: &mut RootMoves,
+    tasks: Vec<crate::root::Task>,
+    stop: bool,
+    expect: bool,
+) -> bool {
+    if tasks.is_empty() {
+        return true;
+    }
+    let set = Arc::new(TaskSet::new(tasks, stop, expect));
+    w.shared().post(set.clone());
+    participate(w, &set);
+    if w.halt.is_some() || !set.finished() {
+        return false;
+    }
+    rm.apply(&set);
+    true
+}
+
+/// Stores the root's proven interval and a best move, for later runs and the ordering.
+fn remember(w: &Worker<'_>, rm: &RootMoves, h: crate::tt::Hash, n: u32) {
+    let (lo, hi) = rm.bounds();
+    let best = (0..rm.moves.len()).max_by_key(|&i| rm.lo[i]);
+    let mv = best.map_or(NO_MOVE, |i| rm.moves[i].pit);
+    for proven in [(Bound::Lower, lo), (Bound::Upper, hi)] {
+        w.tt().store(
+            h,
+            n,
+            Update {
+                proven: Some(proven),
+                heuristic: None,
+                mv,
+                work: 63,
+            },
+        );
+    }
+}
+
+/// Depth-limited iterations `1..=last` on this thread alone. Returns the last heuristic value.
+fn deepen(w: &mut Worker<'_>, b: Board, goal: Goal, last: u32) -> i32 {
+    let mut guess = 0;
+    for d in 1..=last {
+        w.depth_shown = Some(d);
+        let (mut hl, mut hu) = w.shared().bounds();
+        let mut g = guess;
+        while hl < hu {
+            let (lo, hi) = w.shared().bounds();
+            if w.shared().stopped() || goal.settled(lo, hi) {
+                return g;
+            }
+            hl = hl.max(lo);
+            hu = hu.min(hi);
+            if hl >= hu {
+                break;
+            }
+            g = g.max(hl).min(hu);
+            let gamma = if g > hl { g } else { g + 1 };
+            let r = w.search(b, gamma, d as i32, 0, true);
+            if w.halt.is_some() || w.aborted {
+                return g;
+            }
+            if r.v >= gamma {
+                hl = r.v;
+                if r.proven {
+                    w.shared().raise_lo(r.v);
+                }
+            } else {
+                hu = r.v;
+                if r.proven {
+                    w.shared().lower_hi(r.v);
+                }
+            }
+            g = r.v;
+            w.report_now();
+        }
+        guess = g;
+        let (lo, hi) = w.shared().bounds();
+        if goal.settled(lo, hi) {
+            break;
+        }
+    }
+    guess
+}

@@ -1,0 +1,528 @@
+//! The null-window node search: the hot path.
+//!
+//! `search(b, gamma, depth)` answers "is the value of `b` at least `gamma`?" with a fail-soft
+//! bound and a flag saying whether that bound is **proven**. Leaves are finished games, table
+//! values, seed-count bounds (a side cannot gain more than the seeds left), proven table entries
+//! and path repetitions: all exact. Only a leaf cut off by the depth limit is heuristic, so a
+//! proven result never depends on one, and a search without a depth limit proves everything.
+//!
+//! Awari-type games can cycle. A position repeated on the current path scores 0, as in the
+//! tables; the score then holds for this path only, so each result carries the ply of the
+//! oldest ancestor a repetition below it referred to. A result that refers to no ancestor
+//! above its own node is the position's true value and goes into the table as proven; any
+//! other is stored as heuristic only (graph-history interaction).
+
+use crate::kalah::{KalahMoves, NO_CHILD};
+use crate::probe::Probe;
+use crate::progress::{Observer, Progress};
+use crate::root::TaskSet;
+use crate::shared::Shared;
+use crate::tt::{hash, Bound, Tt, Update, NO_MOVE};
+use mancala_rules::{byte_sum, Board, Child, Family, Next, Node, Rules};
+use mancala_tables::TableError;
+use std::sync::Arc;
+
+/// A depth that never runs out.
+pub const UNLIMITED: i32 = 1 << 24;
+/// No repetition below.
+const NO_REP: u32 = u32::MAX;
+/// Nodes between looks at the clock and the other threads.
+const POLL: u64 = 4096;
+/// Enhanced transposition cutoffs are tried where an earlier visit took at least 2^(this-1)
+/// nodes: elsewhere the extra probes cost more than the cutoffs they find.
+const ETC_WORK: u8 = 10;
+/// Deepest path followed before giving up (far beyond any real game).
+pub const MAX_PLY: u32 = 100_000;
+
+/// A fail-soft bound: at least `v` if `v >= gamma`, else at most `v`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Score {
+    pub v: i32,
+    pub proven: bool,
+    /// The ply of the oldest ancestor a repetition below referred to, or `NO_REP`.
+    rep: u32,
+}
+
+impl Score {
+    fn proven(v: i32) -> Score {
+        Score {
+            v,
+            proven: true,
+            rep: NO_REP,
+        }
+    }
+
+    fn heuristic(v: i32) -> Score {
+        Score {
+            v,
+            proven: false,
+            rep: NO_REP,
+        }
+    }
+}
+
+/// Why a worker stopped early.
+#[derive(Debug)]
+pub enum Halt {
+    Table(TableError),
+    TooDeep,
+}
+
+/// One search thread's state.
+pub struct Worker<'a> {
+    rules: &'a Rules,
+    /// Positions with at most `probe.max` seeds are answered by the tables.
+    probe: Option<&'a Probe<'a>>,
+    tt: &'a Tt,
+    shared: &'a Shared,
+    pub id: usize,
+    pub nodes: u64,
+    unpublished: u64,
+    cycles: bool,
+    /// Kalah-type move generation (unused in Awari-type games).
+    kalah: KalahMoves,
+    /// The positions from the root to the current node's parent, with their seed counts.
+    path: Vec<(Board, u32)>,
+    /// The task under way: abandoned once its set is finished or another thread did it.
+    pub cancel: Option<(Arc<TaskSet>, usize)>,
+    pub aborted: bool,
+    pub halt: Option<Halt>,
+    /// Periodic progress (thread 0 only) and the depth to report.
+    observer: Option<&'a dyn Observer>,
+    pub depth_shown: Option<u32>,
+    last_report: f64,
+}
+
+impl<'a> Worker<'a> {
+    pub fn new(
+        rules: &'a Rules,
+        probe: Option<&'a Probe<'a>>,
+        tt: &'a Tt,
+        shared: &'a Shared,
+        id: usize,
+        observer: Option<&'a dyn Observer>,
+    ) -> Worker<'a> {
+        Worker {
+            rules,
+            probe,
+            tt,
+            shared,
+            id,
+            nodes: 0,
+            unpublished: 0,
+            cycles: rules.variant().family() == Family::Awari,
+            kalah: KalahMoves::new(rules),
+            path: Vec::with_capacity(1024),
+            cancel: None,
+            aborted: false,
+            halt: None,
+            observer,
+            depth_shown: None,
+            last_report: 0.0,
+        }
+    }
+
+    pub fn shared(&self) -> &'a Shared {
+        self.shared
+    }
+
+    pub fn rules(&self) -> &'a Rules {
+        self.rules
+    }
+
+    pub fn probe(&self) -> Option<&'a Probe<'a>> {
+        self.probe
+    }
+
+    pub fn tt(&self) -> &'a Tt {
+        self.tt
+    }
+
+    /// Publishes the node count and looks at the other threads and the clock.
+    #[cold]
+    fn poll(&mut self) {
+        self.shared.add_nodes(self.unpublished);
+        self.unpublished = 0;
+        self.shared.check_time();
+        if self.shared.stopped() {
+            self.aborted = true;
+        }
+        if let Some((set, i)) = &self.cancel {
+            if set.cancelled(*i) {
+                self.aborted = true;
+            }
+        }
+        if let Some(obs) = self.observer {
+            let t = self.shared.seconds();
+            if t - self.last_report >= 1.0 {
+                self.report(obs, t);
+            }
+        }
+    }
+
+    fn report(&mut self, obs: &dyn Observer, t: f64) {
+        self.last_report = t;
+        let (lo, hi) = self.shared.bounds();
+        obs.progress(&Progress {
+            depth: self.depth_shown,
+            lo,
+            hi,
+            nodes: self.shared.nodes() + self.unpublished,
+            seconds: t,
+        });
+    }
+
+    /// Reports now (after a finished test).
+    pub fn report_now(&mut self) {
+        self.shared.add_nodes(self.unpublished);
+        self.unpublished = 0;
+        if let Some(obs) = self.observer {
+            let t = self.shared.seconds();
+            self.report(obs, t);
+        }
+    }
+
+    /// Publishes the nodes not yet counted in the shared total.
+    pub fn flush(&mut self) {
+        self.shared.add_nodes(self.unpublished);
+        self.unpublished = 0;
+    }
+
+    fn stop_with(&mut self, h: Halt) -> Score {
+        if self.halt.is_none() {
+            self.halt = Some(h);
+        }
+        self.aborted = true;
+        self.shared.stop();
+        Score::heuristic(0)
+    }
+
+    /// Is the value of `b` at least `gamma`? `depth` plies before heuristic leaves (or
+    /// [`UNLIMITED`]); `ply` is the distance from the root; `cut` says whether a cutoff is
+    /// expected here (then one good move should do) or every move will need refuting.
+    pub fn search(&mut self, b: Board, gamma: i32, depth: i32, ply: u32, cut: bool) -> Score {
+        self.nodes += 1;
+        self.unpublished += 1;
+        if self.unpublished >= POLL {
+            self.poll();
+        }
+        if self.aborted {
+            return Score::heuristic(0);
+        }
+        let n = b.total() as i32;
+        // Seed-count bounds: nobody gains more than the seeds left.
+        if gamma > n {
+            return Score::proven(n);
+        }
+        if gamma <= -n {
+            return Score::proven(-n);
+        }
+        if let Some(p) = self.probe {
+            if n as u32 <= p.max {
+                if let Some(r) = p.locate(b, n as u32) {
+                    match p.value(b, n as u32, r) {
+                        Ok(v) => return Score::proven(v as i32),
+                        Err(e) => return self.stop_with(Halt::Table(e)),
+                    }
+                }
+            }
+        }
+        if self.cycles {
+            for (q, &(p, s)) in self.path.iter().enumerate().rev() {
+                if s != n as u32 {
+                    break;
+                }
+                if p == b {
+                    return Score {
+                        v: 0,
+                        proven: true,
+                        rep: q as u32,
+                    };
+                }
+            }
+        }
+        let h = hash(b);
+        // Start loading the table entry; the work below hides the wait.
+        self.tt.prefetch(h);
+        let mut buf = [NO_CHILD; 8];
+        let mut kids = None;
+        if self.cycles {
+            // Awari type: only move generation knows whether the game is over.
+            match self.rules.node(b) {
+                Node::Terminal { mover, opp } => return Score::proven(mover as i32 - opp as i32),
+                Node::Moves(k) => kids = Some(k),
+            }
+        } else {
+            // Kalah type: over exactly when a row is empty, and each side keeps its row.
+            let m = self.rules.pits();
+            let (own, opp) = (byte_sum(b.own(m)), byte_sum(b.opp(m)));
+            if own == 0 || opp == 0 {
+                return Score::proven(own as i32 - opp as i32);
+            }
+        }
+        if ply >= MAX_PLY {
+            return self.stop_with(Halt::TooDeep);
+        }
+        let (mut lo, mut hi, mut tt_move, mut work) = (-n, n, NO_MOVE, 0);
+        if let Some(e) = self.tt.probe(h, n as u32) {
+            lo = lo.max(e.lo);
+            hi = hi.min(e.hi);
+            if lo >= gamma {
+                return Score::proven(lo);
+            }
+            if hi < gamma {
+                return Score::proven(hi);
+            }
+            if let Some((bound, v, d)) = e.heuristic {
+                if d as i32 >= depth {
+                    match bound {
+                        Bound::Lower if v >= gamma => return Score::heuristic(v),
+                        Bound::Upper if v < gamma => return Score::heuristic(v),
+                        _ => {}
+                    }
+                }
+            }
+            tt_move = e.mv;
+            work = e.work;
+        }
+        if depth <= 0 {
+            return Score::heuristic(0.max(lo).min(hi));
+        }
+        let kids: &[Child] = match &kids {
+            Some(k) => k.as_slice(),
+            None => {
+                let count = self.kalah.children(b, &mut buf);
+                &buf[..count]
+            }
+        };
+        let etc = work >= ETC_WORK;
+        self.expand(
+            b,
+            h,
+            n,
+            kids,
+            gamma,
+            (depth, ply, cut),
+            (lo, hi),
+            tt_move,
+            etc,
+        )
+    }
+
+    /// Searches the moves of an inner node and records the result.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn expand(
+        &mut self,
+        b: Board,
+        h: crate::tt::Hash,
+        n: i32,
+        kids: &[Child],
+        gamma: i32,
+        (depth, ply, cut): (i32, u32, bool),
+        (lo, hi): (i32, i32),
+        tt_move: u8,
+        etc: bool,
+    ) -> Score {
+        let start = self.nodes;
+        let mut order = [0u8; 8];
+        let mut keys = [0i32; 8];
+        let mut count = 0;
+        let mut tabled = [(0u8, 0u64); 8];
+        let mut tabled_count = 0;
+        let mut best = i32::MIN;
+        for (i, c) in kids.iter().enumerate() {
+            let g = c.gain as i32 - c.opp_gain as i32;
+            if c.next == Next::Over {
+                // A move that ends the game has an exact value: no search needed.
+                if g >= gamma {
+                    return self.finish(h, n, gamma, Score::proven(g), c.pit, ply, depth, start);
+                }
+                best = best.max(g);
+                continue;
+            }
+            // Seed-count bounds on the move, before any search.
+            let nc = c.board.total();
+            if g - nc as i32 >= gamma {
+                let s = Score::proven(g - nc as i32);
+                return self.finish(h, n, gamma, s, c.pit, ply, depth, start);
+            }
+            if g + (nc as i32) < gamma {
+                best = best.max(g + nc as i32);
+                continue;
+            }
+            if let Some(p) = self.probe {
+                if nc <= p.max {
+                    if let Some(r) = p.locate(c.board, nc) {
+                        tabled[tabled_count] = (i as u8, r);
+                        tabled_count += 1;
+                        continue;
+                    }
+                }
+            }
+            let key = crate::order::key(c, tt_move);
+            let mut j = count;
+            while j > 0 && keys[j - 1] < key {
+                keys[j] = keys[j - 1];
+                order[j] = order[j - 1];
+                j -= 1;
+            }
+            keys[j] = key;
+            order[j] = i as u8;
+            count += 1;
+        }
+        let items = kids;
+        for &i in &order[..count] {
+            self.tt.prefetch(hash(items[i as usize].board));
+        }
+        // Children inside the tables are exact: read them (their loads are already under way)
+        // before searching anything.
+        if let Some(p) = self.probe {
+            for &(i, r) in &tabled[..tabled_count] {
+                let c = &items[i as usize];
+                self.nodes += 1;
+                self.unpublished += 1;
+                let w = match p.value(c.board, c.board.total(), r) {
+                    Ok(w) => w as i32,
+                    Err(e) => return self.stop_with(Halt::Table(e)),
+                };
+                let v = c.value(w);
+                if v >= gamma {
+                    return self.finish(h, n, gamma, Score::proven(v), c.pit, ply, depth, start);
+                }
+                best = best.max(v);
+            }
+        }
+        // Enhanced transposition cutoffs: a child already proven good enough settles the node
+        // before any move is searched. The probes also warm the cache for the searches.
+        // Enhanced transposition cutoffs, where an earlier visit showed the subtree is big: a
+        // child already proven good enough settles the node before any move is searched.
+        if etc {
+            let mut hashes = [h; 8];
+            for &i in &order[..count] {
+                let ch = hash(items[i as usize].board);
+                self.tt.prefetch(ch);
+                hashes[i as usize] = ch;
+            }
+            for &i in &order[..count] {
+                let c = &items[i as usize];
+                if let Some(e) = self.tt.probe(hashes[i as usize], c.board.total()) {
+                    let g = c.gain as i32 - c.opp_gain as i32;
+                    let v = match c.next {
+                        Next::Opponent => g - e.hi,
+                        _ => g + e.lo,
+                    };
+                    if v >= gamma {
+                        let s = Score::proven(v);
+                        return self.finish(h, n, gamma, s, c.pit, ply, depth, start);
+                    }
+                }
+            }
+        }
+        if self.cycles {
+            self.path.push((b, n as u32));
+        }
+        // Every move of an expected all-node needs refuting, so a second thread on the same
+        // subtree takes them in the opposite order: the two meet in the middle through the
+        // table instead of repeating each other.
+        if !cut && self.id % 2 == 1 {
+            order[..count].reverse();
+        }
+        let mut proven = true;
+        let mut rep = NO_REP;
+        for (k, &i) in order[..count].iter().enumerate() {
+            let c = &items[i as usize];
+            let g = c.gain as i32 - c.opp_gain as i32;
+            // The first move of a cut node is expected to succeed, every other move to fail.
+            // After a pass the child is the opponent, so success means it fails low (an
+            // all-node); after an extra move it is the same side, so success means a cutoff.
+            let success = cut && k == 0;
+            let child_cut = if c.next == Next::Opponent {
+                !success
+            } else {
+                success
+            };
+            let (r, v) = match c.next {
+                Next::Opponent => {
+                    let r = self.search(c.board, g - gamma + 1, depth - 1, ply + 1, child_cut);
+                    (r, g - r.v)
+                }
+                _ => {
+                    let r = self.search(c.board, gamma - g, depth - 1, ply + 1, child_cut);
+                    (r, g + r.v)
+                }
+            };
+            if self.aborted {
+                if self.cycles {
+                    self.path.pop();
+                }
+                return Score::heuristic(0);
+            }
+            if v >= gamma {
+                if self.cycles {
+                    self.path.pop();
+                }
+                let s = Score {
+                    v,
+                    proven: r.proven,
+                    rep: r.rep,
+                };
+                return self.finish(h, n, gamma, s, c.pit, ply, depth, start);
+            }
+            best = best.max(v);
+            proven &= r.proven;
+            rep = rep.min(r.rep);
+        }
+        if self.cycles {
+            self.path.pop();
+        }
+        let s = Score {
+            // Both ends are true bounds; max then min cannot panic on a damaged entry.
+            v: best.max(lo).min(hi),
+            proven,
+            rep,
+        };
+        self.finish(h, n, gamma, s, NO_MOVE, ply, depth, start)
+    }
+
+    /// Stores a node's result and returns it.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn finish(
+        &mut self,
+        h: crate::tt::Hash,
+        n: i32,
+        gamma: i32,
+        s: Score,
+        mv: u8,
+        ply: u32,
+        depth: i32,
+        start: u64,
+    ) -> Score {
+        let bound = if s.v >= gamma {
+            Bound::Lower
+        } else {
+            Bound::Upper
+        };
+        let done = self.nodes - start;
+        let work = (64 - done.leading_zeros()) as u8;
+        let independent = s.rep == NO_REP || s.rep >= ply;
+        let u = if s.proven && independent {
+            Update {
+                proven: Some((bound, s.v)),
+                heuristic: None,
+                mv,
+                work,
+            }
+        } else {
+            Update {
+                proven: None,
+                heuristic: Some((bound, s.v, depth.clamp(0, 255) as u8)),
+                mv,
+                work,
+            }
+        };
+        self.tt.store(h, n as u32, u);
+        s
+    }
+}

@@ -1,0 +1,39 @@
+//! What a running search tells its caller. The library prints nothing itself.
+
+/// A snapshot of a search in progress.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Progress {
+    /// The depth of the current iteration in plies, or `None` in the final, unlimited one
+    /// (every leaf is then a finished game, a table value, or a seed-count bound).
+    pub depth: Option<u32>,
+    /// Proven bounds on the root value so far.
+    pub lo: i32,
+    pub hi: i32,
+    /// Nodes visited by every thread.
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+impl Progress {
+    pub fn nodes_per_second(&self) -> f64 {
+        if self.seconds > 0.0 {
+            self.nodes as f64 / self.seconds
+        } else {
+            0.0
+        }
+    }
+}
+
+/// Receives progress from the first search thread: after every null-window test, and about
+/// once a second during long ones.
+pub trait Observer: Sync {
+    fn progress(&self, _p: &Progress) {}
+}
+
+impl Observer for () {}
+
+impl<F: Fn(&Progress) + Sync> Observer for F {
+    fn progress(&self, p: &Progress) {
+        self(p)
+    }
+}

@@ -1,0 +1,238 @@
+//! The proof phase at the root, split over the threads.
+//!
+//! Every root question becomes a set of tasks, one per move: "is this move worth at least
+//! `t`?". Each task searches the child as a root of its own (with an empty path), so its answer
+//! is a proven bound on the move's true value whatever happens elsewhere. All threads take the
+//! first task together (lazy SMP: it is the likeliest cutoff and often the biggest proof); the
+//! others are handed out one by one, and a thread with nothing left joins a task still running.
+//! A set that stops at the first success is finished as soon as one task succeeds.
+//!
+//! Keeping a proven interval per move lets one pass answer two questions: when the value is
+//! known to be at least `v`, testing the other moves against `v` (rather than `v + 1`) both
+//! bounds the value from above and tells which moves are best.
+
+use crate::node::{Worker, UNLIMITED};
+use mancala_rules::{Board, Child, Next, Node};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
+
+/// One question: is `child`'s move worth at least `t`?
+#[derive(Clone, Copy, Debug)]
+pub struct Task {
+    pub child: Child,
+    pub t: i32,
+    /// The move's index in the root's move list.
+    pub slot: usize,
+}
+
+/// A proven bound on a move's value: at least `v` if `success`, else at most `v`.
+#[derive(Clone, Copy, Debug)]
+pub struct Answer {
+    pub v: i32,
+    pub success: bool,
+}
+
+pub struct TaskSet {
+    pub tasks: Vec<Task>,
+    stop_on_success: bool,
+    /// The first task is expected to succeed (node types below follow from it).
+    expect_success: bool,
+    next: AtomicUsize,
+    done: Vec<AtomicBool>,
+    answers: Mutex<Vec<Option<Answer>>>,
+    remaining: AtomicUsize,
+    finished: AtomicBool,
+}
+
+impl TaskSet {
+    pub fn new(tasks: Vec<Task>, stop_on_success: bool, expect_success: bool) -> TaskSet {
+        let k = tasks.len();
+        TaskSet {
+            done: (0..k).map(|_| AtomicBool::new(false)).collect(),
+            answers: Mutex::new(vec![None; k]),
+            remaining: AtomicUsize::new(k),
+            finished: AtomicBool::new(k == 0),
+            next: AtomicUsize::new(1),
+            tasks,
+            stop_on_success,
+            expect_success,
+        }
+    }
+
+    pub fn finished(&self) -> bool {
+        self.finished.load(Relaxed)
+    }
+
+    /// Should a search of task `i` stop?
+    pub fn cancelled(&self, i: usize) -> bool {
+        self.finished() || self.done[i].load(Relaxed)
+    }
+
+    fn record(&self, i: usize, a: Answer) {
+        if self.done[i].swap(true, Relaxed) {
+            return;
+        }
+        self.answers.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(a);
+        let left = self.remaining.fetch_sub(1, Relaxed) - 1;
+        if left == 0 || (a.success && self.stop_on_success) {
+            self.finished.store(true, Relaxed);
+        }
+    }
+
+    /// The answers so far, by task.
+    pub fn answers(&self) -> Vec<Option<Answer>> {
+        self.answers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+}
+
+/// Takes tasks of `set` until it is finished (or the search stops).
+pub fn participate(w: &mut Worker<'_>, set: &Arc<TaskSet>) {
+    let k = set.tasks.len();
+    if k == 0 {
+        return;
+    }
+    run_task(w, set, 0);
+    loop {
+        if set.finished() || w.shared().stopped() {
+            return;
+        }
+        let i = set.next.fetch_add(1, Relaxed);
+        if i >= k {
+            break;
+        }
+        run_task(w, set, i);
+    }
+    // Everything is handed out: help with a task still running.
+    let mut from = w.id;
+    while !set.finished() && !w.shared().stopped() {
+        let open = (0..k).map(|x| (x + from) % k).find(|&x| !set.cancelled(x));
+        match open {
+            Some(x) => run_task(w, set, x),
+            None => std::thread::yield_now(),
+        }
+        from += 1;
+    }
+}
+
+fn run_task(w: &mut Worker<'_>, set: &Arc<TaskSet>, i: usize) {
+    if set.cancelled(i) {
+        return;
+    }
+    let Task { child: c, t, .. } = set.tasks[i];
+    w.cancel = Some((set.clone(), i));
+    w.aborted = false;
+    let g = c.gain as i32 - c.opp_gain as i32;
+    // The child's test, and whether the move is expected to succeed (the child then fails
+    // low: an all-node).
+    let (gc, sign) = match c.next {
+        Next::Opponent => (g - t + 1, -1),
+        _ => (t - g, 1),
+    };
+    let success = set.expect_success && i == 0;
+    let cut = if c.next == Next::Opponent {
+        !success
+    } else {
+        success
+    };
+    let v = if c.next == Next::Over {
+        g
+    } else {
+        g + sign * w.search(c.board, gc, UNLIMITED, 0, cut).v
+    };
+    let aborted = w.aborted;
+    w.cancel = None;
+    w.aborted = false;
+    if !aborted {
+        // Without a depth limit every bound is proven.
+        set.record(i, Answer { v, success: v >= t });
+    }
+}
+
+/// The root's moves with proven intervals on their values.
+pub struct RootMoves {
+    pub moves: Vec<Child>,
+    pub lo: Vec<i32>,
+    pub hi: Vec<i32>,
+}
+
+impl RootMoves {
+    /// The moves of `b`, with the intervals nothing needs searching for: finished games and
+    /// table positions exactly, the rest from the seeds left. `None` if the game is over.
+    pub fn new(w: &Worker<'_>, b: Board) -> Result<Option<RootMoves>, mancala_tables::TableError> {
+        let Node::Moves(kids) = w.rules().node(b) else {
+            return Ok(None);
+        };
+        let moves: Vec<Child> = kids.iter().copied().collect();
+        let mut lo = Vec::with_capacity(moves.len());
+        let mut hi = Vec::with_capacity(moves.len());
+        for c in &moves {
+            let g = c.gain as i32 - c.opp_gain as i32;
+            let nc = c.board.total();
+            let exact = match (c.next, w.probe()) {
+                (Next::Over, _) => Some(g),
+                (_, Some(p)) if nc <= p.max => match p.locate(c.board, nc) {
+                    Some(r) => Some(c.value(p.value(c.board, nc, r)? as i32)),
+                    None => None,
+                },
+                _ => None,
+            };
+            let (l, h) = exact.map_or((g - nc as i32, g + nc as i32), |v| (v, v));
+            lo.push(l);
+            hi.push(h);
+        }
+        Ok(Some(RootMoves { moves, lo, hi }))
+    }
+
+    /// Proven bounds on the root value.
+    pub fn bounds(&self) -> (i32, i32) {
+        (
+            *self.lo.iter().max().expect("a move"),
+            *self.hi.iter().max().expect("a move"),
+        )
+    }
+
+    /// One task per move whose interval does not already answer "at least `t`", in search
+    /// order: the move the table remembers, then by the usual ordering.
+    pub fn tasks(&self, t: i32, tt_move: u8) -> Vec<Task> {
+        let mut tasks: Vec<Task> = (0..self.moves.len())
+            .filter(|&i| self.lo[i] < t && t <= self.hi[i])
+            .map(|i| Task {
+                child: self.moves[i],
+                t,
+                slot: i,
+            })
+            .collect();
+        tasks.sort_by_key(|k| -crate::order::key(&k.child, tt_move));
+        tasks
+    }
+
+    pub fn apply(&mut self, set: &TaskSet) {
+        for (task, a) in set.tasks.iter().zip(set.answers()) {
+            if let Some(a) = a {
+                let i = task.slot;
+                if a.success {
+                    self.lo[i] = self.lo[i].max(a.v);
+                } else {
+                    self.hi[i] = self.hi[i].min(a.v);
+                }
+            }
+        }
+    }
+}
+
+/// The tasks for one step and whether that step stops at the first success.
+pub fn step_tasks(rm: &RootMoves, gamma: i32, classify: bool, tt_move: u8) -> (Vec<Task>, bool) {
+    let (lo, _) = rm.bounds();
+    if classify && gamma == lo + 1 {
+        // Settle every open move against `lo` first; the moves that reach it are then tested
+        // against `lo + 1`.
+        let tasks = rm.tasks(lo, tt_move);
+        if !tasks.is_empty() {
+            return (tasks, false);
+        }
+    }
+    (rm.tasks(gamma, tt_move), true)
+}

@@ -1,0 +1,389 @@
+//! The public entry point: exact values, best moves, principal variations, move values and
+//! fixed-depth runs, all sharing one transposition table across calls.
+
+use crate::driver::{run, Goal, Run, Setup};
+use crate::node::Halt;
+use crate::probe::Probe;
+use crate::progress::Observer;
+use crate::reach::{self, Reach};
+use crate::tt::Tt;
+use crate::SearchError;
+use mancala_rules::{Board, Child, Family, Next, Node, Rules};
+use mancala_tables::Tables;
+use std::time::Instant;
+
+/// How to search.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Options {
+    /// Transposition table size in MiB (rounded down to a power of two).
+    pub hash_mb: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// Depth-limited iterations (for move ordering) before the unlimited proof search.
+    pub id_depth: u32,
+    /// Stop after this many seconds and report the bounds proven so far.
+    pub time_limit: Option<f64>,
+    /// Awari-type games: solve the positions reachable above the tables backwards when there
+    /// are at most this many (see `reach`); beyond, search depth-first.
+    pub reach_limit: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            hash_mb: 64,
+            threads: 1,
+            id_depth: 16,
+            time_limit: None,
+            reach_limit: 4_000_000,
+        }
+    }
+}
+
+/// The answer for one position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Solution {
+    /// Net future gain of the side to move under perfect play; `None` if the time limit came
+    /// first.
+    pub value: Option<i32>,
+    /// Proven bounds on the value (both equal to it when it is known).
+    pub lo: i32,
+    pub hi: i32,
+    /// Every move that achieves `value`, in pit order, each proven.
+    pub best: Vec<usize>,
+    /// A principal variation: each move achieves the value of the position it is played in.
+    /// It ends when the game ends, a position repeats (Awari-type endless play), or after
+    /// [`PV_LIMIT`] moves.
+    pub pv: Vec<usize>,
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+/// The longest principal variation reported.
+pub const PV_LIMIT: usize = 400;
+
+/// An exact searcher over one rule set, optionally probing its tables.
+pub struct Solver<'a> {
+    rules: &'a Rules,
+    probe: Option<Probe<'a>>,
+    /// Allocated on first use: answers from the tables or a backward solution need none.
+    tt: std::cell::OnceCell<Tt>,
+    opts: Options,
+    /// The last backward solution: it holds every position reachable from its root, so the
+    /// positions of a game in progress are answered from it without a new one.
+    last_reach: std::cell::RefCell<Option<std::rc::Rc<Reach>>>,
+}
+
+impl<'a> Solver<'a> {
+    /// `tables` are probed for every position whose seed count lies in their complete range
+    /// (tiers `0..=k` all present).
+    pub fn new(
+        rules: &'a Rules,
+        tables: Option<&'a Tables>,
+        opts: Options,
+    ) -> Result<Solver<'a>, SearchError> {
+        if opts.threads == 0 {
+            return Err(SearchError::NoThreads);
+        }
+        if opts.hash_mb == 0 {
+            return Err(SearchError::NoHash);
+        }
+        let probe = tables.and_then(|t| t.complete_up_to().and_then(|k| Probe::new(t, k)));
+        Ok(Solver {
+            rules,
+            probe,
+            tt: std::cell::OnceCell::new(),
+            opts,
+            last_reach: std::cell::RefCell::new(None),
+        })
+    }
+
+    /// The largest seed count answered from the tables, if any.
+    pub fn tables_up_to(&self) -> Option<usize> {
+        self.probe.as_ref().map(|p| p.max as usize)
+    }
+
+    fn tt(&self) -> Result<&Tt, SearchError> {
+        if self.tt.get().is_none() {
+            let _ = self.tt.set(Tt::new(self.opts.hash_mb)?);
+        }
+        Ok(self.tt.get().expect("just set"))
+    }
+
+    pub fn rules(&self) -> &Rules {
+        self.rules
+    }
+
+    fn setup(&self, deadline: Option<Instant>) -> Result<Setup<'_>, SearchError> {
+        Ok(Setup {
+            rules: self.rules,
+            probe: self.probe.as_ref(),
+            tt: self.tt()?,
+            threads: self.opts.threads,
+            id_depth: self.opts.id_depth,
+            seconds_left: deadline
+                .map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64()),
+        })
+    }
+
+    fn run(
+        &self,
+        b: Board,
+        goal: Goal,
+        obs: &dyn Observer,
+        deadline: Option<Instant>,
+    ) -> Result<Run, SearchError> {
+        run(self.setup(deadline)?, b, goal, obs).map_err(|h| match h {
+            Halt::Table(e) => SearchError::Table(e),
+            Halt::TooDeep => SearchError::TooDeep(crate::node::MAX_PLY),
+        })
+    }
+
+    fn deadline(&self) -> Option<Instant> {
+        self.opts
+            .time_limit
+            .map(|t| Instant::now() + std::time::Duration::from_secs_f64(t.max(0.0)))
+    }
+
+    /// Awari-type positions: every position reachable above the tables, solved backwards, if
+    /// there are not too many.
+    fn reach(
+        &self,
+        b: Board,
+        deadline: Option<Instant>,
+    ) -> Result<Option<(std::rc::Rc<Reach>, u64)>, SearchError> {
+        if self.rules.variant().family() != Family::Awari {
+            return Ok(None);
+        }
+        if let Some(r) = self.last_reach.borrow().as_ref() {
+            if r.value(b).is_some() {
+                return Ok(Some((r.clone(), 0)));
+            }
+        }
+        let r = reach::solve(
+            self.rules,
+            self.probe.as_ref(),
+            b,
+            self.opts.reach_limit,
+            deadline,
+        )?
+        .map(std::rc::Rc::new);
+        if let Some(r) = &r {
+            *self.last_reach.borrow_mut() = Some(r.clone());
+        }
+        Ok(r.map(|r| {
+            let k = r.nodes;
+            (r, k)
+        }))
+    }
+
+    /// How to go after an exact value once no backward solution is at hand. In Awari-type
+    /// games a depth-first proof cannot cope with the cycles (its paths grow as wide as the
+    /// tier), so only depth-limited iterations run, for proven bounds, and only against a
+    /// time limit.
+    fn exact_goal(&self, classify: bool) -> Result<Goal, SearchError> {
+        if self.rules.variant().family() != Family::Awari {
+            return Ok(Goal::Exact { classify });
+        }
+        match self.opts.time_limit {
+            Some(_) => Ok(Goal::Deepen),
+            None => Err(SearchError::TooBig {
+                limit: self.opts.reach_limit,
+            }),
+        }
+    }
+
+    /// The exact value of a position `reach` or the tables answer.
+    fn known(&self, reach: &Reach, b: Board) -> Result<Option<i32>, SearchError> {
+        if let Some(v) = reach.value(b) {
+            return Ok(Some(v));
+        }
+        let n = b.total();
+        match &self.probe {
+            Some(p) if n <= p.max => match p.locate(b, n) {
+                Some(r) => Ok(Some(p.value(b, n, r)? as i32)),
+                None => Ok(None),
+            },
+            _ => Ok(None),
+        }
+    }
+
+    /// Each move of `b` with its exact value, from a backward solution.
+    fn reach_moves(&self, reach: &Reach, b: Board) -> Result<Vec<(Child, i32)>, SearchError> {
+        let mut out = Vec::new();
+        if let Node::Moves(kids) = self.rules.node(b) {
+            for c in &kids {
+                let w = match c.next {
+                    Next::Over => 0,
+                    _ => match self.known(reach, c.board)? {
+                        Some(w) => w,
+                        // Every child was enumerated or is in the tables.
+                        None => return Err(SearchError::Internal("a child was not solved")),
+                    },
+                };
+                out.push((*c, c.value(w)));
+            }
+        }
+        Ok(out)
+    }
+
+    /// The exact value of `b` and the nodes it took.
+    pub fn value(&mut self, b: Board, obs: &dyn Observer) -> Result<(i32, u64), SearchError> {
+        let deadline = self.deadline();
+        if let Some((r, k)) = self.reach(b, deadline)? {
+            let v = self.known(&r, b)?.unwrap_or(0);
+            return Ok((v, k));
+        }
+        self.tt()?.new_search();
+        let r = self.run(b, self.exact_goal(false)?, obs, deadline)?;
+        if r.lo < r.hi {
+            return Err(SearchError::OutOfTime { lo: r.lo, hi: r.hi });
+        }
+        Ok((r.lo, r.nodes))
+    }
+
+    /// The value, every best move and a principal variation of `b`.
+    pub fn solve(&mut self, b: Board, obs: &dyn Observer) -> Result<Solution, SearchError> {
+        let started = Instant::now();
+        let deadline = self.deadline();
+        if let Some((r, k)) = self.reach(b, deadline)? {
+            return self.solve_by_reach(&r, b, started, k);
+        }
+        self.tt()?.new_search();
+        let r = self.run(b, self.exact_goal(true)?, obs, deadline)?;
+        if r.lo < r.hi {
+            return Ok(Solution {
+                value: None,
+                lo: r.lo,
+                hi: r.hi,
+                best: Vec::new(),
+                pv: Vec::new(),
+                nodes: r.nodes,
+                seconds: started.elapsed().as_secs_f64(),
+            });
+        }
+        let (pv, k) = self.pv(b, r.lo, r.best.first().copied(), deadline)?;
+        Ok(Solution {
+            value: Some(r.lo),
+            lo: r.lo,
+            hi: r.hi,
+            best: r.best,
+            pv,
+            nodes: r.nodes + k,
+            seconds: started.elapsed().as_secs_f64(),
+        })
+    }
+
+    fn solve_by_reach(
+        &self,
+        reach: &Reach,
+        root: Board,
+        started: Instant,
+        nodes: u64,
+    ) -> Result<Solution, SearchError> {
+        let value = self.known(reach, root)?.unwrap_or(0);
+        let best: Vec<usize> = self
+            .reach_moves(reach, root)?
+            .iter()
+            .filter(|m| m.1 == value)
+            .map(|m| m.0.pit as usize)
+            .collect();
+        let mut pv = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let (mut b, mut v) = (root, value);
+        while pv.len() < PV_LIMIT && seen.insert(b) {
+            let Some((c, _)) = self.reach_moves(reach, b)?.into_iter().find(|m| m.1 == v) else {
+                break;
+            };
+            pv.push(c.pit as usize);
+            if c.next == Next::Over {
+                break;
+            }
+            b = c.board;
+            v = self.known(reach, b)?.unwrap_or(0);
+        }
+        Ok(Solution {
+            value: Some(value),
+            lo: value,
+            hi: value,
+            best,
+            pv,
+            nodes,
+            seconds: started.elapsed().as_secs_f64(),
+        })
+    }
+    /// Follows moves that achieve the value from `b`, whose value is `v`; the first move is
+    /// `first` if known.
+    fn pv(
+        &self,
+        b: Board,
+        v: i32,
+        first: Option<usize>,
+        deadline: Option<Instant>,
+    ) -> Result<(Vec<usize>, u64), SearchError> {
+        let mut pv = Vec::new();
+        let mut nodes = 0;
+        let (mut b, mut v) = (b, v);
+        let mut seen = std::collections::HashSet::new();
+        while pv.len() < PV_LIMIT && seen.insert(b) {
+            let Node::Moves(kids) = self.rules.node(b) else {
+                break;
+            };
+            let pit = match first.filter(|_| pv.is_empty()) {
+                Some(p) => p,
+                None => {
+                    let r = self.run(b, Goal::AtLeast(v), &(), deadline)?;
+                    nodes += r.nodes;
+                    match r.best.first() {
+                        Some(&p) => p,
+                        // Cannot happen for an exact value; stop rather than report a wrong line.
+                        None => break,
+                    }
+                }
+            };
+            let Some(c) = kids.iter().find(|c| c.pit as usize == pit).copied() else {
+                break;
+            };
+            pv.push(pit);
+            let g = c.gain as i32 - c.opp_gain as i32;
+            match c.next {
+                Next::Over => break,
+                Next::Opponent => v = g - v,
+                Next::Mover => v -= g,
+            }
+            b = c.board;
+        }
+        Ok((pv, nodes))
+    }
+
+    /// The exact value of every legal move of `b`, in pit order (empty if the game is over).
+    pub fn move_values(
+        &mut self,
+        b: Board,
+        obs: &dyn Observer,
+    ) -> Result<Vec<(usize, i32)>, SearchError> {
+        if let Some((r, _)) = self.reach(b, self.deadline())? {
+            let moves = self.reach_moves(&r, b)?;
+            return Ok(moves.iter().map(|m| (m.0.pit as usize, m.1)).collect());
+        }
+        let mut out = Vec::new();
+        if let Node::Moves(kids) = self.rules.node(b) {
+            for c in &kids {
+                let w = match c.next {
+                    Next::Over => 0,
+                    _ => self.value(c.board, obs)?.0,
+                };
+                out.push((c.pit as usize, c.value(w)));
+            }
+        }
+        Ok(out)
+    }
+
+    /// A reproducible fixed-depth run on one thread with a fresh table: the heuristic value at
+    /// `depth` plies and the nodes it took.
+    pub fn fixed_depth(&mut self, b: Board, depth: u32) -> Result<(i32, u64), SearchError> {
+        self.tt = std::cell::OnceCell::new();
+        let r = self.run(b, Goal::Depth(depth), &(), None)?;
+        Ok((if r.lo == r.hi { r.lo } else { r.guess }, r.nodes))
+    }
+}
