@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::kalah;
+use common::{built, kalah, scratch};
 use mancala_search::{Options, Solver};
 
 /// Kalah 6x3, standard rules: the first player wins by 2 (independent engines agree; see
@@ -19,6 +19,29 @@ fn kalah_6x3_is_plus_two() {
     let s = solver.solve(rules.start(), &()).unwrap();
     assert_eq!(s.value, Some(2));
     assert!(s.best.contains(&s.pv[0]));
+}
+
+/// Kalah 6x4: +8 under the standard rules, +10 with empty captures (Irving, Donkers and
+/// Uiterwijk 2000), with the best first move, pit 2, under both. Tables up to 20 seeds, as
+/// `mancala solve` builds by default for this board; a few seconds each on two threads.
+#[test]
+fn kalah_6x4_is_plus_eight_and_plus_ten_with_empty_captures() {
+    for (empty_capture, want) in [(false, 8), (true, 10)] {
+        let rules = kalah(6, 4, empty_capture);
+        let dir = scratch(&format!("published-6x4-{empty_capture}"));
+        let tables = built(&rules, &dir, 20);
+        let opts = Options {
+            hash_mb: 256,
+            threads: 2,
+            ..Options::default()
+        };
+        let mut solver = Solver::new(&rules, Some(&tables), opts).unwrap();
+        let s = solver.solve(rules.start(), &()).unwrap();
+        assert_eq!(s.value, Some(want), "empty capture: {empty_capture}");
+        assert_eq!(s.best, vec![2], "empty capture: {empty_capture}");
+        drop(tables);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
 
 /// A fixed-depth run on one thread with a fresh table visits the same nodes every time.
