@@ -35,7 +35,7 @@ impl Default for Options {
             threads: 1,
             id_depth: 16,
             time_limit: None,
-            reach_limit: 4_000_000,
+            reach_limit: 32_000_000,
         }
     }
 }
@@ -153,6 +153,10 @@ impl<'a> Solver<'a> {
         deadline: Option<Instant>,
     ) -> Result<Option<(std::rc::Rc<Reach>, u64)>, SearchError> {
         if self.rules.variant().family() != Family::Awari {
+            return Ok(None);
+        }
+        let above = self.probe.as_ref().map_or(0, |p| p.max as usize + 1);
+        if !reach_may_fit(self.rules, above, b.total() as usize, self.opts.reach_limit) {
             return Ok(None);
         }
         if let Some(r) = self.last_reach.borrow().as_ref() {
@@ -386,4 +390,17 @@ impl<'a> Solver<'a> {
         let r = self.run(b, Goal::Depth(depth), &(), None)?;
         Ok((if r.lo == r.hi { r.lo } else { r.guess }, r.nodes))
     }
+}
+
+/// Whether the positions reachable from a root with `n` seeds above tiers `..from` may number
+/// at most `limit`. They are indexed positions of tiers `from..=n` (the root aside), so when
+/// those tiers together hold many times the limit the enumeration is not tried: it would only
+/// find out after minutes and gigabytes.
+fn reach_may_fit(rules: &Rules, from: usize, n: usize, limit: usize) -> bool {
+    const SLACK: u64 = 8;
+    let Ok(ix) = mancala_index::Indexer::new(rules, n) else {
+        return false;
+    };
+    let above: u64 = (from..=n).map(|k| ix.size(k)).sum();
+    above <= SLACK * limit as u64
 }

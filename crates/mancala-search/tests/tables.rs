@@ -97,3 +97,34 @@ fn compressed_tables_give_the_same_answers() {
         let _ = std::fs::remove_dir_all(&packed_dir);
     }
 }
+
+/// A whole tier above the tables: from a 15-seed Awari position over 14-seed tables, more than
+/// 4 million positions are reachable before any capture (the old limit fails), and the
+/// reachable-set solver takes them all and finds the table value.
+#[test]
+fn awari_search_solves_a_whole_tier_above_the_tables() {
+    let rules = awari(4);
+    let dir = scratch("awari-tier-above");
+    let full = built(&rules, &dir, 15);
+    let little = Tables::open(&dir, &rules, 14, true).unwrap();
+    let b = mancala_rules::parse_position(&rules, "2 2 1 2 0 2 1 1 1 1 0 2").unwrap();
+    let want = full.probe(b).unwrap().unwrap() as i32;
+    assert_eq!(want, 4);
+    let small = Options {
+        hash_mb: 16,
+        reach_limit: 4_000_000,
+        ..Options::default()
+    };
+    let mut solver = Solver::new(&rules, Some(&little), small).unwrap();
+    assert!(matches!(
+        solver.value(b, &()),
+        Err(mancala_search::SearchError::TooBig { .. })
+    ));
+    let opts = Options {
+        hash_mb: 16,
+        ..Options::default()
+    };
+    let mut solver = Solver::new(&rules, Some(&little), opts).unwrap();
+    assert_eq!(solver.value(b, &()).unwrap().0, want);
+    let _ = std::fs::remove_dir_all(&dir);
+}
