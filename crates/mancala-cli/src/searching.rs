@@ -110,22 +110,7 @@ impl SearchArgs {
             }
         };
         let mut t = Tables::open(&self.dir, rules, use_up_to, true)?;
-        // The search probes millions of positions: compressed tiers are decoded into memory
-        // first (their raw size), so that each probe is one byte read.
-        let packed: u64 = (0..=use_up_to)
-            .filter_map(|n| t.tier(n))
-            .filter(|tier| tier.is_compressed())
-            .map(|tier| tier.entries())
-            .sum();
-        if packed > 0 {
-            if !self.quiet {
-                eprintln!(
-                    "decoding compressed tables into memory ({} MB)",
-                    packed.div_ceil(1 << 20)
-                );
-            }
-            t.decode_all()?;
-        }
+        decode_for_search(&mut t, self.quiet)?;
         Ok(Some(t))
     }
 
@@ -160,6 +145,31 @@ impl SearchArgs {
         }
         Ok(())
     }
+}
+
+/// The search probes millions of positions: compressed tiers are decoded into memory first
+/// (their raw size), so that each probe is one byte read rather than a block to unpack and a
+/// best exit to recompute.
+fn decode_for_search(tables: &mut Tables, quiet: bool) -> Result<()> {
+    // Only the complete range is probed (see `Solver::new`).
+    let Some(max) = tables.complete_up_to() else {
+        return Ok(());
+    };
+    let packed: u64 = (0..=max)
+        .filter_map(|n| tables.tier(n))
+        .filter(|tier| tier.is_compressed() && tier.raw().is_none())
+        .map(|tier| tier.entries())
+        .sum();
+    if packed > 0 {
+        if !quiet {
+            eprintln!(
+                "decoding compressed tables into memory ({} MB)",
+                packed.div_ceil(1 << 20)
+            );
+        }
+        tables.decode_up_to(max)?;
+    }
+    Ok(())
 }
 
 fn display(p: &Path) -> String {
@@ -227,7 +237,7 @@ impl Fallback {
     /// The value of `b` and of each move: from the tables when they hold the position and
     /// every position a move leads to, else by search over the tiers that are built (with
     /// no tier built at all, the error that says how to build them).
-    pub fn answer(&self, tables: &Tables, b: Board) -> Result<Answer> {
+    pub fn answer(&self, tables: &mut Tables, b: Board) -> Result<Answer> {
         let n = b.total() as usize;
         if covered(tables, b, n) {
             let (value, moves) = evaluate(tables, b)?;
@@ -240,6 +250,8 @@ impl Fallback {
         if tables.complete_up_to().is_none() {
             return Err(tables.missing(n).into());
         }
+        decode_for_search(tables, self.quiet)?;
+        let tables = &*tables;
         let rules = tables.rules();
         let args = SearchArgs {
             dir: tables.dir().to_path_buf(),

@@ -216,7 +216,7 @@ impl QueryCmd {
         let rules = self.variant.rules()?;
         let b = parse_position(&rules, &self.position)?;
         let n = b.total() as usize;
-        let tables = Tables::open(&self.dir, &rules, n, true)?;
+        let mut tables = Tables::open(&self.dir, &rules, n, true)?;
         let search = crate::searching::Fallback {
             hash: self.hash,
             threads: self.threads,
@@ -226,7 +226,7 @@ impl QueryCmd {
             value,
             moves,
             source,
-        } = search.answer(&tables, b)?;
+        } = search.answer(&mut tables, b)?;
         let best: Vec<usize> = moves
             .iter()
             .filter(|(_, v)| *v == value)

@@ -1,27 +1,12 @@
 //! The searching commands as a user runs them: `solve`, `query` above the tables, `bench` and
 //! `play --engine`, with output shapes, published values and one-line errors.
 
+mod common;
+
+use common::{json, mancala, scratch};
 use serde_json::{json, Value};
 use std::io::Write;
-use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
-
-fn mancala(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mancala"))
-        .args(args)
-        .output()
-        .expect("run mancala")
-}
-
-fn json(args: &[&str]) -> Value {
-    let out = mancala(args);
-    assert!(
-        out.status.success(),
-        "{args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("valid JSON")
-}
+use std::process::{Command, Stdio};
 
 /// Runs `mancala` with `input` on stdin (not a terminal) and returns stdout.
 fn with_input(args: &[&str], input: &str) -> (bool, String, String) {
@@ -44,12 +29,6 @@ fn with_input(args: &[&str], input: &str) -> (bool, String, String) {
         String::from_utf8_lossy(&out.stdout).to_string(),
         String::from_utf8_lossy(&out.stderr).to_string(),
     )
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("mancala-search-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
 }
 
 /// Kalah 6x3 (standard rules) is +2 for the first player; the small tables it needs are built

@@ -20,7 +20,6 @@
 //! ```
 
 mod driver;
-mod kalah;
 mod node;
 mod order;
 mod probe;

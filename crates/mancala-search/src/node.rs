@@ -12,13 +12,12 @@
 //! above its own node is the position's true value and goes into the table as proven; any
 //! other is stored as heuristic only (graph-history interaction).
 
-use crate::kalah::{KalahMoves, NO_CHILD};
 use crate::probe::Probe;
 use crate::progress::{Observer, Progress};
 use crate::root::TaskSet;
 use crate::shared::Shared;
 use crate::tt::{hash, Bound, Tt, Update, NO_MOVE};
-use mancala_rules::{byte_sum, Board, Child, Family, Next, Node, Rules};
+use mancala_rules::{byte_sum, Board, Child, Children, Family, Next, Rules};
 use mancala_tables::TableError;
 use std::sync::Arc;
 
@@ -79,8 +78,6 @@ pub struct Worker<'a> {
     pub nodes: u64,
     unpublished: u64,
     cycles: bool,
-    /// Kalah-type move generation (unused in Awari-type games).
-    kalah: KalahMoves,
     /// The positions from the root to the current node's parent, with their seed counts.
     path: Vec<(Board, u32)>,
     /// The task under way: abandoned once its set is finished or another thread did it.
@@ -111,7 +108,6 @@ impl<'a> Worker<'a> {
             nodes: 0,
             unpublished: 0,
             cycles: rules.variant().family() == Family::Awari,
-            kalah: KalahMoves::new(rules),
             path: Vec::with_capacity(1024),
             cancel: None,
             aborted: false,
@@ -218,13 +214,10 @@ impl<'a> Worker<'a> {
             return Score::proven(-n);
         }
         if let Some(p) = self.probe {
-            if n as u32 <= p.max {
-                if let Some(r) = p.locate(b, n as u32) {
-                    match p.value(b, n as u32, r) {
-                        Ok(v) => return Score::proven(v as i32),
-                        Err(e) => return self.stop_with(Halt::Table(e)),
-                    }
-                }
+            match p.exact(b) {
+                Ok(Some(v)) => return Score::proven(v as i32),
+                Ok(None) => {}
+                Err(e) => return self.stop_with(Halt::Table(e)),
             }
         }
         if self.cycles {
@@ -244,16 +237,16 @@ impl<'a> Worker<'a> {
         let h = hash(b);
         // Start loading the table entry; the work below hides the wait.
         self.tt.prefetch(h);
-        let mut buf = [NO_CHILD; 8];
-        let mut kids = None;
+        // Moves are generated in place (a move list is a few hundred bytes, worth not copying).
+        let mut kids = Children::new();
         if self.cycles {
             // Awari type: only move generation knows whether the game is over.
-            match self.rules.node(b) {
-                Node::Terminal { mover, opp } => return Score::proven(mover as i32 - opp as i32),
-                Node::Moves(k) => kids = Some(k),
+            if let Some((mover, opp)) = self.rules.moves_into(b, &mut kids) {
+                return Score::proven(mover as i32 - opp as i32);
             }
         } else {
-            // Kalah type: over exactly when a row is empty, and each side keeps its row.
+            // Kalah type: over exactly when a row is empty, and each side keeps its row; the
+            // moves wait until the table entry has had its say.
             let m = self.rules.pits();
             let (own, opp) = (byte_sum(b.own(m)), byte_sum(b.opp(m)));
             if own == 0 || opp == 0 {
@@ -288,19 +281,15 @@ impl<'a> Worker<'a> {
         if depth <= 0 {
             return Score::heuristic(0.max(lo).min(hi));
         }
-        let kids: &[Child] = match &kids {
-            Some(k) => k.as_slice(),
-            None => {
-                let count = self.kalah.children(b, &mut buf);
-                &buf[..count]
-            }
-        };
+        if !self.cycles {
+            self.rules.moves_into(b, &mut kids);
+        }
         let etc = work >= ETC_WORK;
         self.expand(
             b,
             h,
             n,
-            kids,
+            kids.as_slice(),
             gamma,
             (depth, ply, cut),
             (lo, hi),
@@ -371,15 +360,14 @@ impl<'a> Worker<'a> {
             order[j] = i as u8;
             count += 1;
         }
-        let items = kids;
         for &i in &order[..count] {
-            self.tt.prefetch(hash(items[i as usize].board));
+            self.tt.prefetch(hash(kids[i as usize].board));
         }
         // Children inside the tables are exact: read them (their loads are already under way)
         // before searching anything.
         if let Some(p) = self.probe {
             for &(i, r) in &tabled[..tabled_count] {
-                let c = &items[i as usize];
+                let c = &kids[i as usize];
                 self.nodes += 1;
                 self.unpublished += 1;
                 let w = match p.value(c.board, c.board.total(), r) {
@@ -393,19 +381,17 @@ impl<'a> Worker<'a> {
                 best = best.max(v);
             }
         }
-        // Enhanced transposition cutoffs: a child already proven good enough settles the node
-        // before any move is searched. The probes also warm the cache for the searches.
         // Enhanced transposition cutoffs, where an earlier visit showed the subtree is big: a
         // child already proven good enough settles the node before any move is searched.
         if etc {
             let mut hashes = [h; 8];
             for &i in &order[..count] {
-                let ch = hash(items[i as usize].board);
+                let ch = hash(kids[i as usize].board);
                 self.tt.prefetch(ch);
                 hashes[i as usize] = ch;
             }
             for &i in &order[..count] {
-                let c = &items[i as usize];
+                let c = &kids[i as usize];
                 if let Some(e) = self.tt.probe(hashes[i as usize], c.board.total()) {
                     let g = c.gain as i32 - c.opp_gain as i32;
                     let v = match c.next {
@@ -431,7 +417,7 @@ impl<'a> Worker<'a> {
         let mut proven = true;
         let mut rep = NO_REP;
         for (k, &i) in order[..count].iter().enumerate() {
-            let c = &items[i as usize];
+            let c = &kids[i as usize];
             let g = c.gain as i32 - c.opp_gain as i32;
             // The first move of a cut node is expected to succeed, every other move to fail.
             // After a pass the child is the opponent, so success means it fails low (an

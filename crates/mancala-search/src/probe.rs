@@ -42,6 +42,20 @@ impl<'a> Probe<'a> {
         Some(r)
     }
 
+    /// The table value of `b`, or `None` when its seed count lies above the tables or the
+    /// index does not hold it.
+    #[inline(always)]
+    pub fn exact(&self, b: Board) -> Result<Option<i8>, TableError> {
+        let n = b.total();
+        if n > self.max {
+            return Ok(None);
+        }
+        match self.locate(b, n) {
+            Some(r) => self.value(b, n, r).map(Some),
+            None => Ok(None),
+        }
+    }
+
     /// The value of `b`, which has `n` seeds and rank `rank` (from [`Probe::locate`]).
     #[inline(always)]
     pub fn value(&self, b: Board, n: u32, rank: u64) -> Result<i8, TableError> {

@@ -122,19 +122,13 @@ pub fn solve(
     }))
 }
 
-/// The value of a position the tables answer.
+/// The value of a position the tables answer, counting the probe as a node.
 fn tabled(probe: Option<&Probe<'_>>, b: Board, nodes: &mut u64) -> Result<Option<i32>, TableError> {
-    let n = b.total();
-    match probe {
-        Some(p) if n <= p.max => match p.locate(b, n) {
-            Some(r) => {
-                *nodes += 1;
-                Ok(Some(p.value(b, n, r)? as i32))
-            }
-            None => Ok(None),
-        },
-        _ => Ok(None),
-    }
+    let Some(v) = probe.map(|p| p.exact(b)).transpose()?.flatten() else {
+        return Ok(None);
+    };
+    *nodes += 1;
+    Ok(Some(v as i32))
 }
 
 /// The positions of one seed count, and where each position sits among them.
@@ -163,12 +157,13 @@ fn solve_tier(
     // Moves inside the tier, as (from, to) in local numbering.
     let mut edges: Vec<(u32, u32)> = Vec::new();
     for (a, &i) in members.iter().enumerate() {
-        let Node::Moves(kids) = rules.node(boards[i as usize]) else {
+        let kids = match rules.node(boards[i as usize]) {
+            Node::Moves(kids) => kids,
             // A finished game: both rows' seeds are already split.
-            if let Node::Terminal { mover, opp } = rules.node(boards[i as usize]) {
+            Node::Terminal { mover, opp } => {
                 exit[a] = mover as i32 - opp as i32;
+                continue;
             }
-            continue;
         };
         for c in &kids {
             let inside = c.next == Next::Opponent && c.board.total() as i32 == n;

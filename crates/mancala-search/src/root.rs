@@ -173,10 +173,7 @@ impl RootMoves {
             let nc = c.board.total();
             let exact = match (c.next, w.probe()) {
                 (Next::Over, _) => Some(g),
-                (_, Some(p)) if nc <= p.max => match p.locate(c.board, nc) {
-                    Some(r) => Some(c.value(p.value(c.board, nc, r)? as i32)),
-                    None => None,
-                },
+                (_, Some(p)) => p.exact(c.board)?.map(|v| c.value(v as i32)),
                 _ => None,
             };
             let (l, h) = exact.map_or((g - nc as i32, g + nc as i32), |v| (v, v));

@@ -155,14 +155,14 @@ impl<'a> Solver<'a> {
         if self.rules.variant().family() != Family::Awari {
             return Ok(None);
         }
-        let above = self.probe.as_ref().map_or(0, |p| p.max as usize + 1);
-        if !reach_may_fit(self.rules, above, b.total() as usize, self.opts.reach_limit) {
-            return Ok(None);
-        }
         if let Some(r) = self.last_reach.borrow().as_ref() {
             if r.value(b).is_some() {
                 return Ok(Some((r.clone(), 0)));
             }
+        }
+        let above = self.probe.as_ref().map_or(0, |p| p.max as usize + 1);
+        if !reach_may_fit(self.rules, above, b.total() as usize, self.opts.reach_limit) {
+            return Ok(None);
         }
         let r = reach::solve(
             self.rules,
@@ -202,13 +202,9 @@ impl<'a> Solver<'a> {
         if let Some(v) = reach.value(b) {
             return Ok(Some(v));
         }
-        let n = b.total();
         match &self.probe {
-            Some(p) if n <= p.max => match p.locate(b, n) {
-                Some(r) => Ok(Some(p.value(b, n, r)? as i32)),
-                None => Ok(None),
-            },
-            _ => Ok(None),
+            Some(p) => Ok(p.exact(b)?.map(i32::from)),
+            None => Ok(None),
         }
     }
 

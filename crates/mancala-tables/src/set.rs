@@ -93,7 +93,12 @@ impl Tables {
     /// Decodes every compressed tier into memory, lowest first, so that each later probe is
     /// one byte read. Every tier below a compressed one must be present.
     pub fn decode_all(&mut self) -> Result<(), TableError> {
-        for n in 0..self.tiers.len() {
+        self.decode_up_to(self.tiers.len() - 1)
+    }
+
+    /// [`Tables::decode_all`] for tiers `0..=max` only.
+    pub fn decode_up_to(&mut self, max: usize) -> Result<(), TableError> {
+        for n in 0..=max.min(self.tiers.len() - 1) {
             let compressed = self.tiers[n].as_ref().is_some_and(|t| t.raw().is_none());
             if !compressed {
                 continue;
