@@ -42,7 +42,7 @@ enum Command {
     Tiers(tiers::TiersCmd),
     /// Build endgame tables for every tier up to --max-seeds (resumes where it stopped)
     Build(tables::BuildCmd),
-    /// The value of a position and of each move, from the tables
+    /// The value of a position and of each move, from the tables (by search above them)
     Query(tables::QueryCmd),
     /// Check every table file's header and checksum and recompute every position
     Verify(tables::VerifyCmd),
