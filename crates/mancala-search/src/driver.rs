@@ -69,11 +69,11 @@ pub struct Run {
 /// Runs the threads on `b` until `goal` is settled.
 pub fn run(setup: Setup<'_>, b: Board, goal: Goal, observer: &dyn Observer) -> Result<Run, Halt> {
     let n = b.total() as i32;
-    let shared = Shared::new(-n, n, setup.seconds_left);
     let threads = match goal {
         Goal::Depth(_) | Goal::Deepen => 1,
         _ => setup.threads.max(1),
     };
+    let shared = Shared::new(-n, n, setup.seconds_left, threads);
     type Out = (u64, Option<Halt>, (i32, Vec<usize>));
     let outs: Vec<Out> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)

@@ -19,6 +19,7 @@
 //! assert!(s.best.contains(&s.pv[0]));
 //! ```
 
+mod busy;
 mod driver;
 mod node;
 mod order;

@@ -30,6 +30,9 @@ const POLL: u64 = 4096;
 /// Enhanced transposition cutoffs are tried where an earlier visit took at least 2^(this-1)
 /// nodes: elsewhere the extra probes cost more than the cutoffs they find.
 const ETC_WORK: u8 = 10;
+/// Nodes with at least this many seeds above the tables share their moves between threads
+/// (see `busy`); on 6x5 Kalah, 4 cost more in bookkeeping than it saved and 10 did best.
+const DEFER_HEIGHT: i32 = 10;
 /// Deepest path followed before giving up (far beyond any real game).
 pub const MAX_PLY: u32 = 100_000;
 
@@ -408,56 +411,89 @@ impl<'a> Worker<'a> {
         if self.cycles {
             self.path.push((b, n as u32));
         }
-        // Every move of an expected all-node needs refuting, so a second thread on the same
+        // Two threads share out a big node's moves through the busy marks; below that size
+        // (or on one thread) the marks are not worth their cost.
+        let busy = match (self.shared.busy.as_ref(), self.probe) {
+            (Some(bz), Some(p)) if n - p.max as i32 >= DEFER_HEIGHT => Some(bz),
+            (Some(bz), None) if n >= DEFER_HEIGHT => Some(bz),
+            _ => None,
+        };
+        // Every move of an expected all-node needs refuting, so a second thread on a small
         // subtree takes them in the opposite order: the two meet in the middle through the
         // table instead of repeating each other.
-        if !cut && self.id % 2 == 1 {
+        if busy.is_none() && !cut && self.id % 2 == 1 {
             order[..count].reverse();
         }
         let mut proven = true;
         let mut rep = NO_REP;
-        for (k, &i) in order[..count].iter().enumerate() {
-            let c = &kids[i as usize];
-            let g = c.gain as i32 - c.opp_gain as i32;
-            // The first move of a cut node is expected to succeed, every other move to fail.
-            // After a pass the child is the opponent, so success means it fails low (an
-            // all-node); after an extra move it is the same side, so success means a cutoff.
-            let success = cut && k == 0;
-            let child_cut = if c.next == Next::Opponent {
-                !success
+        let mut deferred = [0u8; 8];
+        let mut deferred_count = 0;
+        for pass in 0..2 {
+            let (list, len) = if pass == 0 {
+                (order, count)
             } else {
-                success
+                (deferred, deferred_count)
             };
-            let (r, v) = match c.next {
-                Next::Opponent => {
-                    let r = self.search(c.board, g - gamma + 1, depth - 1, ply + 1, child_cut);
-                    (r, g - r.v)
+            for (k, &i) in list[..len].iter().enumerate() {
+                let c = &kids[i as usize];
+                let first = pass == 0 && k == 0;
+                let key = busy.map(|bz| {
+                    let key = hash(c.board).key;
+                    (bz, key)
+                });
+                if let Some((bz, key)) = key {
+                    if pass == 0 && !first && bz.marked(key) {
+                        deferred[deferred_count] = i;
+                        deferred_count += 1;
+                        continue;
+                    }
+                    bz.enter(key);
                 }
-                _ => {
-                    let r = self.search(c.board, gamma - g, depth - 1, ply + 1, child_cut);
-                    (r, g + r.v)
-                }
-            };
-            if self.aborted {
-                if self.cycles {
-                    self.path.pop();
-                }
-                return Score::heuristic(0);
-            }
-            if v >= gamma {
-                if self.cycles {
-                    self.path.pop();
-                }
-                let s = Score {
-                    v,
-                    proven: r.proven,
-                    rep: r.rep,
+                let g = c.gain as i32 - c.opp_gain as i32;
+                // The first move of a cut node is expected to succeed, every other move to
+                // fail. After a pass the child is the opponent, so success means it fails low
+                // (an all-node); after an extra move it is the same side, so success means a
+                // cutoff.
+                let success = cut && first;
+                let child_cut = if c.next == Next::Opponent {
+                    !success
+                } else {
+                    success
                 };
-                return self.finish(h, n, gamma, s, c.pit, ply, depth, start);
+                let (r, v) = match c.next {
+                    Next::Opponent => {
+                        let r = self.search(c.board, g - gamma + 1, depth - 1, ply + 1, child_cut);
+                        (r, g - r.v)
+                    }
+                    _ => {
+                        let r = self.search(c.board, gamma - g, depth - 1, ply + 1, child_cut);
+                        (r, g + r.v)
+                    }
+                };
+                if let Some((bz, key)) = key {
+                    bz.leave(key);
+                }
+                if self.aborted {
+                    if self.cycles {
+                        self.path.pop();
+                    }
+                    return Score::heuristic(0);
+                }
+                if v >= gamma {
+                    if self.cycles {
+                        self.path.pop();
+                    }
+                    let s = Score {
+                        v,
+                        proven: r.proven,
+                        rep: r.rep,
+                    };
+                    return self.finish(h, n, gamma, s, c.pit, ply, depth, start);
+                }
+                best = best.max(v);
+                proven &= r.proven;
+                rep = rep.min(r.rep);
             }
-            best = best.max(v);
-            proven &= r.proven;
-            rep = rep.min(r.rep);
         }
         if self.cycles {
             self.path.pop();

@@ -1,6 +1,7 @@
 //! State the search threads share besides the transposition table: the proven root bounds,
 //! the stop flag and the node count.
 
+use crate::busy::Busy;
 use crate::root::TaskSet;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Condvar, Mutex};
@@ -18,10 +19,12 @@ pub struct Shared {
     /// The task set the helpers should work on, numbered.
     work: Mutex<(u64, Option<Arc<TaskSet>>)>,
     posted: Condvar,
+    /// Subtrees under way, when more than one thread searches.
+    pub busy: Option<Busy>,
 }
 
 impl Shared {
-    pub fn new(lo: i32, hi: i32, deadline: Option<f64>) -> Shared {
+    pub fn new(lo: i32, hi: i32, deadline: Option<f64>, threads: usize) -> Shared {
         Shared {
             lo: AtomicI32::new(lo),
             hi: AtomicI32::new(hi),
@@ -31,6 +34,7 @@ impl Shared {
             deadline,
             work: Mutex::new((0, None)),
             posted: Condvar::new(),
+            busy: (threads > 1).then(Busy::default),
         }
     }
 
