@@ -5,17 +5,15 @@
 #   scripts/awari-small.sh [SEEDS...]     (default: 1 2)
 #
 # For each seed count: builds every tier into a scratch folder (the full tables) and reads the
-# start position from them; then solves it by search in another folder with tables up to
-# SMALL seeds (default 6; `--tables 0` is no tables), under a time limit of LIMIT seconds
-# (default 120). With one seed a pit the search finishes; with two, the top tier alone has more
-# than 200 million positions reachable from the start, which the search would have to solve
-# backwards, so it reports the bounds it proves instead.
+# start position from them; then solves it by search in another folder, with tables up to SMALL
+# seeds (default: 6 for one seed a pit; 23 for two, whose top tier then leaves some 10^8
+# positions reachable above the tables, solved backwards with --reach-limit REACH, default
+# 400 million, about 12 GB) under a time limit of LIMIT seconds (default: none).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seeds_list=("$@")
 [ ${#seeds_list[@]} -eq 0 ] && seeds_list=(1 2)
-small=${SMALL:-6}
-limit=${LIMIT:-120}
+reach=${REACH:-400000000}
 cargo build --release -q -p mancala-cli
 bin=$PWD/target/release/mancala
 base=$(mktemp -d)
@@ -28,7 +26,10 @@ for s in "${seeds_list[@]}"; do
   t1=$(date +%s.%N)
   table=$("$bin" query awari --seeds "$s" "$start_pos" --dir "$base/full" --json)
   t2=$(date +%s.%N)
-  search=$("$bin" solve awari --seeds "$s" --tables "$small" --dir "$base/small" --max-seconds "$limit" --json -q)
+  small=${SMALL:-$([ "$s" -ge 2 ] && echo $((12 * s - 1)) || echo 6)}
+  args=(solve awari --seeds "$s" --tables "$small" --dir "$base/small" --reach-limit "$reach" --json -q)
+  [ -n "${LIMIT:-}" ] && args+=(--max-seconds "$LIMIT")
+  search=$("$bin" "${args[@]}")
   t3=$(date +%s.%N)
   python3 - "$s" "$t0" "$t1" "$t2" "$t3" "$table" "$search" <<'PY'
 import json, sys

@@ -56,6 +56,11 @@ pub struct SearchArgs {
     #[arg(long, short)]
     pub quiet: bool,
 
+    /// Awari type: above the tables, solve up to this many reachable positions backwards
+    /// (about 30 bytes of memory each); beyond that the search can only bound the value
+    #[arg(long, value_name = "N", default_value_t = Options::default().reach_limit)]
+    pub reach_limit: usize,
+
     /// Depth-limited iterations (move ordering) before the unlimited proof search
     #[arg(long, value_name = "PLIES", default_value_t = Options::default().id_depth, hide = true)]
     pub id_depth: u32,
@@ -85,7 +90,7 @@ impl SearchArgs {
             threads: self.threads()?,
             id_depth: self.id_depth,
             time_limit: self.max_seconds,
-            ..Options::default()
+            reach_limit: self.reach_limit,
         };
         Ok(Solver::new(rules, tables, opts)?)
     }
@@ -260,6 +265,7 @@ impl Fallback {
             tables: None,
             max_seconds: None,
             quiet: self.quiet,
+            reach_limit: Options::default().reach_limit,
             id_depth: Options::default().id_depth,
         };
         let mut solver = args.solver(rules, Some(tables))?;

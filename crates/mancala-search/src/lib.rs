@@ -48,7 +48,7 @@ pub enum SearchError {
     NoHash,
     #[error("a line of play went {0} plies deep without ending; this position cannot be searched")]
     TooDeep(u32),
-    #[error("too many positions lie above the tables (the search solves at most {limit} of them, and in Awari-type games, where play can cycle, it must solve every one it can reach); build bigger tables, or give a time limit for proven bounds")]
+    #[error("too many positions lie above the tables (the search solves at most {limit} of them, and in Awari-type games, where play can cycle, it must solve every one it can reach); build bigger tables, raise --reach-limit if memory allows, or give a time limit for proven bounds")]
     TooBig { limit: usize },
     #[error("out of time: the value lies in [{lo}, {hi}]")]
     OutOfTime { lo: i32, hi: i32 },

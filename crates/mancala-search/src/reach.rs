@@ -9,46 +9,102 @@
 //! before; moves inside a tier form the cyclic part, solved by the same thresholds as the
 //! builder: for `t = n..1` the sets "value >= t" and "value <= -t" grow as least fixpoints,
 //! so endless play is worth 0 exactly as in the tables.
+//!
+//! It stays independent of the builder: it only ever sows forwards (the builder un-sows), and
+//! it keeps its own lists of the moves inside a tier. Positions are kept as one bit per rank
+//! of their tier plus a byte or two per reached position, so a few hundred million fit.
 
 use crate::probe::Probe;
+use mancala_index::Indexer;
 use mancala_rules::{Board, Next, Node, Rules};
 use mancala_tables::TableError;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
-/// Boards are already well spread by the table's mix, so hashing is one multiplication.
-#[derive(Default)]
-struct BoardHasher(u64);
+/// A position whose moves all stay inside its tier.
+const NO_EXIT: i8 = i8::MIN;
+/// Not (yet) in any threshold set.
+const UNDECIDED: i8 = i8::MIN;
+/// Values are kept in a byte.
+const MAX_SEEDS: usize = 127;
 
-impl Hasher for BoardHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
+/// The reached positions of one tier: a bit per rank, and each one's value by its place
+/// among them.
+struct TierSet {
+    bits: Vec<u64>,
+    /// Reached positions in the words before each word (filled once the tier is complete).
+    before: Vec<u32>,
+    values: Vec<i8>,
+}
 
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ b as u64).wrapping_mul(0x100_0000_01b3);
+impl TierSet {
+    fn new(size: u64) -> TierSet {
+        TierSet {
+            bits: vec![0; size.div_ceil(64) as usize],
+            before: Vec::new(),
+            values: Vec::new(),
         }
     }
 
-    fn write_u128(&mut self, x: u128) {
-        self.0 = crate::tt::hash(mancala_rules::Board(x)).key;
+    /// Adds rank `r`; false if it was there.
+    fn insert(&mut self, r: u64) -> bool {
+        let (w, m) = ((r / 64) as usize, 1u64 << (r % 64));
+        let new = self.bits[w] & m == 0;
+        self.bits[w] |= m;
+        new
     }
 
-    fn write_u32(&mut self, x: u32) {
-        self.0 = (x as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    fn contains(&self, r: u64) -> bool {
+        self.bits[(r / 64) as usize] & (1 << (r % 64)) != 0
+    }
+
+    /// Numbers the reached positions in rank order; returns how many there are.
+    fn seal(&mut self) -> usize {
+        let mut acc = 0u32;
+        self.before = self
+            .bits
+            .iter()
+            .map(|w| {
+                let b = acc;
+                acc += w.count_ones();
+                b
+            })
+            .collect();
+        acc as usize
+    }
+
+    /// The place of a reached rank among the reached positions.
+    fn local(&self, r: u64) -> usize {
+        let w = (r / 64) as usize;
+        let below = self.bits[w] & ((1u64 << (r % 64)) - 1);
+        self.before[w] as usize + below.count_ones() as usize
+    }
+
+    fn ranks(&self) -> impl Iterator<Item = u64> + '_ {
+        self.bits.iter().enumerate().flat_map(|(w, &word)| {
+            let mut x = word;
+            std::iter::from_fn(move || {
+                (x != 0).then(|| {
+                    let b = x.trailing_zeros() as u64;
+                    x &= x - 1;
+                    w as u64 * 64 + b
+                })
+            })
+        })
+    }
+
+    fn value(&self, r: u64) -> Option<i32> {
+        self.contains(r)
+            .then(|| self.values.get(self.local(r)).map(|&v| v as i32))
+            .flatten()
     }
 }
 
-type Map<K, V> = HashMap<K, V, BuildHasherDefault<BoardHasher>>;
-
-/// No move leaves the tier.
-const NO_EXIT: i32 = i32::MIN;
-
 /// Every position reachable from a root above the tables, with its exact value.
 pub struct Reach {
-    index: Map<Board, u32>,
-    values: Vec<i16>,
+    ix: Indexer,
+    /// By seed count; `None` below the first tier above the tables.
+    tiers: Vec<Option<TierSet>>,
+    /// A root outside the index (a start position no move can produce) and its value.
+    outside: Option<(Board, i32)>,
     /// Positions enumerated plus table probes made.
     pub nodes: u64,
 }
@@ -56,7 +112,30 @@ pub struct Reach {
 impl Reach {
     /// The exact value of a position the enumeration reached.
     pub fn value(&self, b: Board) -> Option<i32> {
-        self.index.get(&b).map(|&i| self.values[i as usize] as i32)
+        if let Some((root, v)) = self.outside {
+            if root == b {
+                return Some(v);
+            }
+        }
+        let t = self.tiers.get(b.total() as usize)?.as_ref()?;
+        t.value(self.ix.rank(b)?)
+    }
+
+    /// The value of a child: a move that ends the game, a reached position or the tables.
+    fn child(
+        &self,
+        probe: Option<&Probe<'_>>,
+        next: Next,
+        b: Board,
+        nodes: &mut u64,
+    ) -> Result<i32, TableError> {
+        if next == Next::Over {
+            return Ok(0);
+        }
+        if let Some(v) = self.value(b) {
+            return Ok(v);
+        }
+        Ok(tabled(probe, b, nodes)?.expect("enumerated or in the tables"))
     }
 }
 
@@ -69,57 +148,95 @@ pub fn solve(
     limit: usize,
     deadline: Option<std::time::Instant>,
 ) -> Result<Option<Reach>, TableError> {
-    let mut nodes = 0u64;
-    // Forward: every position not answered by the tables.
-    let mut boards = vec![root];
-    let mut index = Map::default();
-    index.insert(root, 0u32);
-    let mut next = 0;
-    while next < boards.len() {
-        let b = boards[next];
-        next += 1;
-        nodes += 1;
-        if next % 65536 == 0 && deadline.is_some_and(|d| std::time::Instant::now() >= d) {
-            return Ok(None);
+    let top = root.total() as usize;
+    if top > MAX_SEEDS {
+        return Ok(None);
+    }
+    let from = probe.map_or(0, |p| p.max as usize + 1).min(top);
+    let Ok(ix) = Indexer::new(rules, top) else {
+        return Ok(None);
+    };
+    let mut reach = Reach {
+        tiers: (0..=top)
+            .map(|n| (n >= from).then(|| TierSet::new(ix.size(n))))
+            .collect(),
+        ix,
+        outside: None,
+        nodes: 0,
+    };
+    let outside = match reach.ix.rank(root) {
+        Some(r) => {
+            if let Some(t) = reach.tiers[top].as_mut() {
+                t.insert(r);
+            }
+            false
         }
-        if let Node::Moves(kids) = rules.node(b) {
+        None => true,
+    };
+    // Forward, tier by tier from the top: a tier's positions are all known once the tiers
+    // above it and its own moves are done.
+    let mut count = 1usize;
+    let mut queue: Vec<Board> = Vec::new();
+    for n in (from..=top).rev() {
+        let tier = reach.tiers[n].as_ref().expect("a tier above the tables");
+        queue.extend(tier.ranks().map(|r| reach.ix.unrank(n, r)));
+        if outside && n == top {
+            queue.push(root);
+        }
+        while let Some(b) = queue.pop() {
+            reach.nodes += 1;
+            if reach.nodes.is_multiple_of(65536)
+                && deadline.is_some_and(|d| std::time::Instant::now() >= d)
+            {
+                return Ok(None);
+            }
+            let Node::Moves(kids) = rules.node(b) else {
+                continue;
+            };
             for c in kids.iter().filter(|c| c.next != Next::Over) {
-                if index.contains_key(&c.board) || tabled(probe, c.board, &mut nodes)?.is_some() {
+                let k = c.board.total() as usize;
+                if k < from {
                     continue;
                 }
-                if boards.len() >= limit {
-                    return Ok(None);
+                // Every move empties its pit, so every child is indexed.
+                let r = reach.ix.rank(c.board).expect("a child is indexed");
+                let t = reach.tiers[k].as_mut().expect("a tier above the tables");
+                if t.insert(r) {
+                    count += 1;
+                    if count > limit {
+                        return Ok(None);
+                    }
+                    if k == n {
+                        queue.push(c.board);
+                    }
                 }
-                index.insert(c.board, boards.len() as u32);
-                boards.push(c.board);
             }
         }
     }
-    // Backward, tier by tier from the fewest seeds.
-    let mut order: Vec<u32> = (0..boards.len() as u32).collect();
-    order.sort_by_key(|&i| boards[i as usize].total());
-    let mut rank = vec![0u32; boards.len()];
-    for (x, &i) in order.iter().enumerate() {
-        rank[i as usize] = x as u32;
+    // Backward, from the fewest seeds.
+    for n in from..=top {
+        let mut tier = reach.tiers[n].take().expect("a tier above the tables");
+        let (values, k) = solve_tier(rules, probe, &reach, n, &mut tier)?;
+        tier.values = values;
+        reach.nodes += k;
+        reach.tiers[n] = Some(tier);
     }
-    let mut values = vec![0i16; boards.len()];
-    let mut start = 0;
-    while start < order.len() {
-        let n = boards[order[start] as usize].total();
-        let end = start + order[start..].partition_point(|&i| boards[i as usize].total() == n);
-        let tier = Tier {
-            members: &order[start..end],
-            first: start as u32,
-            rank: &rank,
+    if outside {
+        let mut nodes = 0;
+        let v = match rules.node(root) {
+            Node::Terminal { mover, opp } => mover as i32 - opp as i32,
+            Node::Moves(kids) => {
+                let mut best = i32::MIN;
+                for c in &kids {
+                    best = best.max(c.value(reach.child(probe, c.next, c.board, &mut nodes)?));
+                }
+                best
+            }
         };
-        solve_tier(rules, &boards, &index, tier, &mut values, probe, &mut nodes)?;
-        start = end;
+        reach.nodes += nodes;
+        reach.outside = Some((root, v));
     }
-    Ok(Some(Reach {
-        index,
-        values,
-        nodes,
-    }))
+    Ok(Some(reach))
 }
 
 /// The value of a position the tables answer, counting the probe as a node.
@@ -131,89 +248,72 @@ fn tabled(probe: Option<&Probe<'_>>, b: Board, nodes: &mut u64) -> Result<Option
     Ok(Some(v as i32))
 }
 
-/// The positions of one seed count, and where each position sits among them.
-struct Tier<'a> {
-    members: &'a [u32],
-    /// `rank[i] - first` is position `i`'s place in `members`.
-    first: u32,
-    rank: &'a [u32],
-}
-
-/// Solves the positions of `tier`, given every lower value.
+/// The values of tier `n`'s reached positions and the table probes made, given every lower value (`reach` holds the
+/// tiers solved so far; this one is taken out of it).
 fn solve_tier(
     rules: &Rules,
-    boards: &[Board],
-    index: &Map<Board, u32>,
-    tier: Tier<'_>,
-    values: &mut [i16],
     probe: Option<&Probe<'_>>,
-    nodes: &mut u64,
-) -> Result<(), TableError> {
-    let members = tier.members;
-    let n = boards[members[0] as usize].total() as i32;
-    let local = |i: u32| tier.rank[i as usize] - tier.first;
-    let k = members.len();
+    reach: &Reach,
+    n: usize,
+    tier: &mut TierSet,
+) -> Result<(Vec<i8>, u64), TableError> {
+    let k = tier.seal();
+    let ix = &reach.ix;
+    let mut nodes = 0;
+    let inside =
+        |c: &mancala_rules::Child| c.next == Next::Opponent && c.board.total() as usize == n;
+    // The best exit and the count of inside moves of each position; the inside moves into
+    // each position, counted.
     let mut exit = vec![NO_EXIT; k];
-    // Moves inside the tier, as (from, to) in local numbering.
-    let mut edges: Vec<(u32, u32)> = Vec::new();
-    for (a, &i) in members.iter().enumerate() {
-        let kids = match rules.node(boards[i as usize]) {
-            Node::Moves(kids) => kids,
+    let mut count = vec![0u8; k];
+    let mut first = vec![0u32; k + 1];
+    for (a, r) in tier.ranks().enumerate() {
+        match rules.node(ix.unrank(n, r)) {
             // A finished game: both rows' seeds are already split.
-            Node::Terminal { mover, opp } => {
-                exit[a] = mover as i32 - opp as i32;
-                continue;
-            }
-        };
-        for c in &kids {
-            let inside = c.next == Next::Opponent && c.board.total() as i32 == n;
-            let child = index.get(&c.board).copied();
-            if inside {
-                if let Some(j) = child {
-                    edges.push((a as u32, local(j)));
-                    continue;
+            Node::Terminal { mover, opp } => exit[a] = (mover as i32 - opp as i32) as i8,
+            Node::Moves(kids) => {
+                for c in &kids {
+                    if inside(c) {
+                        count[a] += 1;
+                        first[tier.local(ix.rank(c.board).expect("indexed"))] += 1;
+                    } else {
+                        let w = reach.child(probe, c.next, c.board, &mut nodes)?;
+                        exit[a] = exit[a].max(c.value(w) as i8);
+                    }
                 }
             }
-            let w = match (c.next, child) {
-                (Next::Over, _) => 0,
-                (_, Some(j)) => values[j as usize] as i32,
-                (_, None) => tabled(probe, c.board, nodes)?.expect("enumerated or in the tables"),
-            };
-            exit[a] = exit[a].max(c.value(w));
         }
     }
-    // Predecessor lists (compressed rows) and each position's count of inside moves.
-    let mut count = vec![0u32; k];
-    let mut first = vec![0u32; k + 1];
-    for &(a, b) in &edges {
-        count[a as usize] += 1;
-        first[b as usize + 1] += 1;
+    // Predecessor lists (compressed rows): `first[j]..first[j + 1]` once filled.
+    let mut acc = 0u32;
+    for f in first.iter_mut() {
+        acc += *f;
+        *f = acc;
     }
-    for x in 0..k {
-        first[x + 1] += first[x];
-    }
-    let mut fill = first.clone();
-    let mut preds = vec![0u32; edges.len()];
-    for &(a, b) in &edges {
-        preds[fill[b as usize] as usize] = a;
-        fill[b as usize] += 1;
+    let mut preds = vec![0u32; acc as usize];
+    for (a, r) in tier.ranks().enumerate() {
+        if let Node::Moves(kids) = rules.node(ix.unrank(n, r)) {
+            for c in kids.iter().filter(|c| inside(c)) {
+                let j = tier.local(ix.rank(c.board).expect("indexed"));
+                first[j] -= 1;
+                preds[first[j] as usize] = a as u32;
+            }
+        }
     }
     // Thresholds from the top: a position is decided the first time it enters a set.
-    let mut decided = vec![false; k];
-    let mut value = vec![0i32; k];
+    let mut value = vec![UNDECIDED; k];
     let mut queue: Vec<(u32, bool)> = Vec::new();
-    for t in (1..=n).rev() {
+    for t in (1..=n as i32).rev() {
+        let t8 = t as i8;
         for a in 0..k {
-            if decided[a] {
+            if value[a] != UNDECIDED {
                 continue;
             }
-            if exit[a] >= t {
-                decided[a] = true;
-                value[a] = t;
+            if exit[a] != NO_EXIT && exit[a] >= t8 {
+                value[a] = t8;
                 queue.push((a as u32, true));
-            } else if count[a] == 0 && exit[a] <= -t {
-                decided[a] = true;
-                value[a] = -t;
+            } else if count[a] == 0 && exit[a] <= -t8 {
+                value[a] = -t8;
                 queue.push((a as u32, false));
             }
         }
@@ -221,28 +321,27 @@ fn solve_tier(
             let q = q as usize;
             for &p in &preds[first[q] as usize..first[q + 1] as usize] {
                 let p = p as usize;
-                if decided[p] {
+                if value[p] != UNDECIDED {
                     continue;
                 }
                 if won {
                     // One more inside move leads to a position worth at least t.
                     count[p] -= 1;
-                    if count[p] == 0 && exit[p] <= -t {
-                        decided[p] = true;
-                        value[p] = -t;
+                    if count[p] == 0 && exit[p] <= -t8 {
+                        value[p] = -t8;
                         queue.push((p as u32, false));
                     }
                 } else {
                     // A move to a position worth at most -t: this one is worth t.
-                    decided[p] = true;
-                    value[p] = t;
+                    value[p] = t8;
                     queue.push((p as u32, true));
                 }
             }
         }
     }
-    for (a, &i) in members.iter().enumerate() {
-        values[i as usize] = value[a] as i16;
+    // Endless play is worth 0.
+    for v in value.iter_mut().filter(|v| **v == UNDECIDED) {
+        *v = 0;
     }
-    Ok(())
+    Ok((value, nodes))
 }
