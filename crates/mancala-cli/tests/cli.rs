@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{json, mancala, scratch};
+use common::{assert_one_line_errors, json, mancala, scratch};
 use serde_json::Value;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -129,14 +129,7 @@ fn bad_input_gets_one_line_and_a_nonzero_exit() {
         ),
         (&["frobnicate"], "unrecognized subcommand"),
     ];
-    for (args, needle) in cases {
-        let out = mancala(args);
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(!out.status.success(), "{args:?} succeeded");
-        assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
-        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
-        assert!(err.contains(needle), "{args:?}: '{err}' lacks '{needle}'");
-    }
+    assert_one_line_errors(cases);
     // The illegal-move error lists the legal moves (Kalah 6x6: after 0 then North's 0, South's
     // pit 0 is empty).
     let out = mancala(&["play", "kalah", "--moves", "0,0,0"]);

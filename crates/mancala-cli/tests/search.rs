@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{json, mancala, scratch};
+use common::{assert_one_line_errors, json, mancala, scratch};
 use serde_json::{json, Value};
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -192,12 +192,5 @@ fn bad_search_input_gets_one_line_and_a_nonzero_exit() {
         ),
         (&["bench", "--depth", "3"], "unexpected argument"),
     ];
-    for (args, needle) in cases {
-        let out = mancala(args);
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(!out.status.success(), "{args:?} succeeded");
-        assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
-        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
-        assert!(err.contains(needle), "{args:?}: '{err}' lacks '{needle}'");
-    }
+    assert_one_line_errors(cases);
 }

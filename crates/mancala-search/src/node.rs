@@ -363,8 +363,13 @@ impl<'a> Worker<'a> {
             order[j] = i as u8;
             count += 1;
         }
+        // Each searched child's hash, once: for the loads started here, the cutoffs below and
+        // the busy marks.
+        let mut hashes = [h; 8];
         for &i in &order[..count] {
-            self.tt.prefetch(hash(kids[i as usize].board));
+            let ch = hash(kids[i as usize].board);
+            self.tt.prefetch(ch);
+            hashes[i as usize] = ch;
         }
         // Children inside the tables are exact: read them (their loads are already under way)
         // before searching anything.
@@ -387,12 +392,6 @@ impl<'a> Worker<'a> {
         // Enhanced transposition cutoffs, where an earlier visit showed the subtree is big: a
         // child already proven good enough settles the node before any move is searched.
         if etc {
-            let mut hashes = [h; 8];
-            for &i in &order[..count] {
-                let ch = hash(kids[i as usize].board);
-                self.tt.prefetch(ch);
-                hashes[i as usize] = ch;
-            }
             for &i in &order[..count] {
                 let c = &kids[i as usize];
                 if let Some(e) = self.tt.probe(hashes[i as usize], c.board.total()) {
@@ -413,11 +412,8 @@ impl<'a> Worker<'a> {
         }
         // Two threads share out a big node's moves through the busy marks; below that size
         // (or on one thread) the marks are not worth their cost.
-        let busy = match (self.shared.busy.as_ref(), self.probe) {
-            (Some(bz), Some(p)) if n - p.max as i32 >= DEFER_HEIGHT => Some(bz),
-            (Some(bz), None) if n >= DEFER_HEIGHT => Some(bz),
-            _ => None,
-        };
+        let height = n - self.probe.map_or(0, |p| p.max as i32);
+        let busy = self.shared.busy.as_ref().filter(|_| height >= DEFER_HEIGHT);
         // Every move of an expected all-node needs refuting, so a second thread on a small
         // subtree takes them in the opposite order: the two meet in the middle through the
         // table instead of repeating each other.
@@ -437,11 +433,8 @@ impl<'a> Worker<'a> {
             for (k, &i) in list[..len].iter().enumerate() {
                 let c = &kids[i as usize];
                 let first = pass == 0 && k == 0;
-                let key = busy.map(|bz| {
-                    let key = hash(c.board).key;
-                    (bz, key)
-                });
-                if let Some((bz, key)) = key {
+                let key = hashes[i as usize].key;
+                if let Some(bz) = busy {
                     if pass == 0 && !first && bz.marked(key) {
                         deferred[deferred_count] = i;
                         deferred_count += 1;
@@ -470,7 +463,7 @@ impl<'a> Worker<'a> {
                         (r, g + r.v)
                     }
                 };
-                if let Some((bz, key)) = key {
+                if let Some(bz) = busy {
                     bz.leave(key);
                 }
                 if self.aborted {

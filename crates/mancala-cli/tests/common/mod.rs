@@ -31,3 +31,15 @@ pub fn scratch(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&d);
     d
 }
+
+/// Each command must fail with one line on stderr that contains its needle, and no panic.
+pub fn assert_one_line_errors(cases: &[(&[&str], &str)]) {
+    for &(args, needle) in cases {
+        let out = mancala(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: '{err}' lacks '{needle}'");
+    }
+}
