@@ -12,12 +12,14 @@
 mod board;
 mod game;
 mod parse;
+mod playable;
 mod rules;
 mod variant;
 
 pub use board::{byte_sum, ones, Board};
 pub use game::{EndReason, Game, Side};
 pub use parse::{parse_moves, parse_position};
+pub use playable::Playable;
 pub use rules::{Child, Children, Next, Node, Rules, STORE};
 pub use variant::{CaptureScope, Family, GrandSlam, Options, PlayEnd, Preset, Starving, Variant};
 
