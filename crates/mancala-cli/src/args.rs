@@ -2,11 +2,11 @@
 
 use anyhow::{bail, Result};
 use clap::Args;
-use mancala_rules::{GrandSlam, Options, Preset, Rules, Variant};
+use mancala_rules::{GrandSlam, Options, Preset, RuleSet, Rules, Variant};
 
 #[derive(Args, Debug, Clone)]
 pub struct VariantArgs {
-    /// The preset: awari, oware, wari, kalah or mancala (`mancala variants` lists them)
+    /// The preset, e.g. awari, oware, kalah, congkak (`mancala variants` lists them all)
     pub variant: String,
 
     /// Pits per side (awari type 1..8, kalah type 1..6; default 6)
@@ -25,6 +25,11 @@ pub struct VariantArgs {
     /// take-all, victim-takes-rest, spare-last, spare-first, extra-move
     #[arg(long, value_name = "TREATMENT")]
     pub grand_slam: Option<String>,
+
+    /// A named rule option, repeatable, e.g. `--rule relay --rule must-feed` (mankala-2p's
+    /// optional rules, also as rule1..rule10); `mancala variants` lists each preset's options
+    #[arg(long = "rule", value_name = "NAME")]
+    pub rules: Vec<String>,
 }
 
 impl VariantArgs {
@@ -48,6 +53,7 @@ impl VariantArgs {
                 seeds: count("seeds", self.seeds)?,
                 empty_capture: self.empty_capture,
                 grand_slam,
+                rules: RuleSet::parse(preset, &self.rules)?,
             },
         )?)
     }

@@ -107,6 +107,7 @@ impl BenchCmd {
                     seeds: Some(c.seeds),
                     empty_capture: c.empty_capture,
                     grand_slam: None,
+                    rules: Default::default(),
                 },
             )?;
             let rules = Rules::new(variant);

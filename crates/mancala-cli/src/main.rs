@@ -4,6 +4,7 @@ mod args;
 mod bench;
 mod draw;
 mod engine;
+mod games;
 mod play;
 mod searching;
 mod solve;

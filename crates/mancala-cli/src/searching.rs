@@ -23,7 +23,7 @@ pub const AWARI_TABLES: usize = 14;
 fn default_tables(rules: &Rules, seeds: usize) -> usize {
     match rules.variant().family() {
         Family::Kalah => (seeds / 3 + 4).min(KALAH_TABLES),
-        Family::Awari => AWARI_TABLES,
+        Family::Awari | Family::Sowing => AWARI_TABLES,
     }
 }
 

@@ -1,6 +1,7 @@
 //! `mancala solve`: the exact value of a position by search over the tables.
 
 use crate::args::VariantArgs;
+use crate::games::Home;
 use crate::searching::{progress_printer, SearchArgs};
 use anyhow::Result;
 use clap::Args;
@@ -36,10 +37,28 @@ pub struct SolveCmd {
     /// Print one JSON object: value, best, pv, nodes, seconds
     #[arg(long)]
     json: bool,
+
+    /// Forced-move games: the setup to value (2m counts; default: the preset's documented
+    /// setup). Both the kept and the swapped board are played out
+    #[arg(long, value_name = "COUNTS")]
+    setup: Option<String>,
+
+    /// 3-4 player Mankala: give up after this many search nodes
+    #[arg(long, value_name = "N", default_value_t = 50_000_000)]
+    node_limit: u64,
 }
 
 impl SolveCmd {
     pub fn run(&self) -> Result<()> {
+        crate::games::check_playable(&self.variant.variant)?;
+        if let Some(home) = crate::games::home(&self.variant.variant) {
+            return self.run_elsewhere(home);
+        }
+        if self.setup.is_some() {
+            anyhow::bail!(
+                "--setup belongs to the forced-move games (madjnuni, el-akil, el-ghasheem)"
+            );
+        }
         let rules = self.variant.rules()?;
         let b = match &self.position {
             Some(p) => parse_position(&rules, p)?,
@@ -89,6 +108,85 @@ impl SolveCmd {
                     .tables_up_to()
                     .map_or("none".to_string(), |k| format!("{k} seeds"))
             );
+        }
+        Ok(())
+    }
+
+    /// Max-n values of 3-4 player Mankala; the value of a forced-move game's setup.
+    fn run_elsewhere(&self, home: Home) -> Result<()> {
+        let name = self.variant.variant.trim().to_ascii_lowercase();
+        match home {
+            Home::Bao => anyhow::bail!(
+                "{name} keeps every seed on the board, so it has no exact solution here; \
+                 `mancala play {name} --engine north` plays it with the alpha-beta searcher"
+            ),
+            Home::Multi => {
+                let (pits, seeds) = crate::games::sizes(&self.variant)?;
+                let g = mancala_multi::new_game(
+                    &name,
+                    pits,
+                    seeds,
+                    &self.variant.rules,
+                    self.position.as_deref(),
+                )?;
+                let s = mancala_multi::solve(&g, self.node_limit)?;
+                if self.json {
+                    let moves: Vec<_> = s
+                        .move_values
+                        .iter()
+                        .map(|(m, v)| json!({"move": m, "scores": v}))
+                        .collect();
+                    println!(
+                        "{}",
+                        json!({"scores": s.scores, "gains": s.gains, "best": s.best, "pv": s.pv, "moves": moves, "nodes": s.nodes})
+                    );
+                } else {
+                    println!("{}", mancala_rules::Playable::describe(&g));
+                    println!("final seeds under max-n play (seat order): {:?}", s.scores);
+                    println!(
+                        "best move: {}",
+                        s.best.as_deref().unwrap_or("none (game over)")
+                    );
+                    for (m, v) in &s.move_values {
+                        println!("  move {m}: final seeds {v:?}");
+                    }
+                    println!("principal variation: {}", s.pv.join(" "));
+                    println!("{} nodes", s.nodes);
+                }
+            }
+            Home::Forced => {
+                if self.position.is_some() {
+                    anyhow::bail!("{name} starts from a setup: give --setup \"c1 c2 ..\"");
+                }
+                let (pits, seeds) = crate::games::sizes(&self.variant)?;
+                let v = mancala_forced::solve_setup(
+                    &name,
+                    pits,
+                    seeds,
+                    &self.variant.rules,
+                    self.setup.as_deref(),
+                )?;
+                if self.json {
+                    println!("{}", v.to_json());
+                } else {
+                    println!("{}: setup {:?}", v.description, v.setup);
+                    for (label, o) in [("kept", &v.kept), ("swapped", &v.swapped)] {
+                        println!(
+                            "  {label:<8} distributor {:>3}, second {:>3}: {} after {} moves ({})",
+                            o.distributor,
+                            o.second,
+                            o.winner_str(),
+                            o.moves,
+                            o.end.as_str()
+                        );
+                    }
+                    println!(
+                        "the second player {} the swap; the distributor ends with {} seeds",
+                        if v.second_swaps { "takes" } else { "declines" },
+                        v.distributor_value
+                    );
+                }
+            }
         }
         Ok(())
     }

@@ -17,9 +17,87 @@ fn variants_lists_the_presets() {
         .iter()
         .map(|p| p["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["awari", "oware", "wari", "kalah", "mancala"]);
+    assert_eq!(
+        names,
+        [
+            "awari",
+            "oware",
+            "wari",
+            "kalah",
+            "mancala",
+            "mankala-2p",
+            "congkak",
+            "bao-kenya",
+            "bao-kenya-laps",
+            "ayo-ayo",
+            "nam-nam",
+            "mankala-3p",
+            "mankala-4p",
+            "madjnuni",
+            "el-akil",
+            "el-ghasheem",
+            "bao-kujifunza",
+            "bao-kiswahili",
+            "gabata"
+        ]
+    );
     assert_eq!(v[3]["seeds"], 6);
     assert_eq!(v[4]["seeds"], 4);
+    assert_eq!(v[6]["pits"], 7, "congkak's documented default board is 2x7");
+    assert_eq!(v[6]["seeds"], 7);
+    let gabata = &v[18];
+    assert_eq!(gabata["playable"], false);
+    assert!(gabata["reason"].as_str().unwrap().contains("sowing path"));
+}
+
+/// Every playable preset plays from its start with the shared JSON keys; multi-row boards
+/// list their pits row-major.
+#[test]
+fn every_preset_plays_with_the_shared_json_keys() {
+    let v = json(&["variants", "--json"]);
+    for p in v
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["playable"] == true)
+    {
+        let name = p["name"].as_str().unwrap();
+        let g = json(&["play", name, "--json"]);
+        for key in ["pits", "stores", "to_move", "over", "legal"] {
+            assert!(!g[key].is_null(), "{name}: no {key}");
+        }
+        let pits: u64 = g["pits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_u64().unwrap())
+            .sum();
+        let stores: u64 = g["stores"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_u64().unwrap())
+            .sum();
+        match name {
+            "bao-kujifunza" => assert_eq!((pits, g["pits"].as_array().unwrap().len()), (64, 32)),
+            "bao-kiswahili" => assert_eq!(
+                (pits + stores, g["pits"].as_array().unwrap().len()),
+                (64, 32)
+            ),
+            "mankala-3p" => assert_eq!(pits, 72),
+            "mankala-4p" => assert_eq!(pits, 96),
+            // The forced-move games are played out: every seed ends in a barn.
+            "madjnuni" => assert_eq!((pits, stores, g["over"].as_bool()), (0, 98, Some(true))),
+            "el-akil" | "el-ghasheem" => assert_eq!((pits, stores), (0, 72)),
+            _ => assert!(
+                !g["legal"].as_array().unwrap().is_empty(),
+                "{name}: no legal move"
+            ),
+        }
+    }
+    let e = mancala(&["play", "gabata"]);
+    assert!(!e.status.success());
+    assert!(String::from_utf8_lossy(&e.stderr).contains("sowing path"));
 }
 
 #[test]

@@ -63,6 +63,23 @@ impl Spec {
                 extra: None,
                 unreachable_tier: None,
             },
+            Family::Sowing => {
+                let rule = |never_empty| {
+                    if never_empty {
+                        RowRule::NonEmpty
+                    } else {
+                        RowRule::Any
+                    }
+                };
+                let (own, opp) = rules.rows_never_empty();
+                Spec {
+                    pits: m,
+                    own: rule(own),
+                    opp: rule(opp),
+                    extra: None,
+                    unreachable_tier: None,
+                }
+            }
         }
     }
 

@@ -186,12 +186,21 @@ impl Game {
             self.sweep_rows(EndReason::Repetition);
             return;
         }
-        if let Node::Terminal { mover, opp } = self.rules.node(self.board) {
-            let me = self.to_move.index();
-            self.stores[me] += mover as u32;
-            self.stores[1 - me] += opp as u32;
-            self.board = Board::EMPTY;
-            self.end = Some(EndReason::NoMoves);
+        match self.rules.node(self.board) {
+            Node::Terminal { mover, opp } => {
+                let me = self.to_move.index();
+                self.stores[me] += mover as u32;
+                self.stores[1 - me] += opp as u32;
+                self.board = Board::EMPTY;
+                self.end = Some(EndReason::NoMoves);
+            }
+            // A player without seeds passes (the sowing family's pass move): no choice to ask.
+            Node::Moves(k) if self.board.own(self.rules.pits()) == 0 => {
+                self.board = k.as_slice()[0].board;
+                self.to_move = self.to_move.other();
+                self.settle();
+            }
+            Node::Moves(_) => {}
         }
     }
 

@@ -11,22 +11,25 @@
 
 mod board;
 mod game;
+mod options;
 mod parse;
 mod playable;
 mod rules;
+mod sowing;
 mod variant;
 
 pub use board::{byte_sum, ones, Board};
 pub use game::{EndReason, Game, Side};
+pub use options::{Rule, RuleSet, RULES};
 pub use parse::{parse_moves, parse_position};
 pub use playable::Playable;
-pub use rules::{Child, Children, Next, Node, Rules, STORE};
+pub use rules::{Child, Children, Next, Node, Rules, PASS, STORE};
 pub use variant::{CaptureScope, Family, GrandSlam, Options, PlayEnd, Preset, Starving, Variant};
 
 /// Every way user input or a move can be wrong. Each message says what to do instead.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RulesError {
-    #[error("unknown variant '{0}'; run `mancala variants` for the list (awari, oware, wari, kalah, mancala)")]
+    #[error("unknown variant '{0}'; run `mancala variants` for the list")]
     UnknownVariant(String),
     #[error("{variant} takes {min}..={max} pits per side, not {got}")]
     PitsOutOfRange {
@@ -50,6 +53,12 @@ pub enum RulesError {
     },
     #[error("unknown grand-slam treatment '{0}'; choose one of forbidden (gs1), no-capture (gs2), take-all (gs3a), victim-takes-rest (gs3b), spare-last (gs4), spare-first (gs5), extra-move (gs6)")]
     UnknownGrandSlam(String),
+    #[error("option '{rule}' does not apply to {variant}; its options are: {choices}")]
+    UnknownRule {
+        rule: String,
+        variant: &'static str,
+        choices: String,
+    },
     #[error("bad position: {0}")]
     BadPosition(String),
     #[error("bad move '{0}': give the mover's pit index 0..{1} (or a letter a..)")]

@@ -6,6 +6,7 @@
 //! side to move, independent of the stores.
 
 use crate::board::{byte_sum, Board};
+use crate::sowing::{self, End, Landing, Spec};
 use crate::variant::{CaptureScope, Family, GrandSlam, Starving, Variant};
 
 /// Runs `$body` with `$M` a constant equal to the board width `$m` (1..=8), so hot code (move
@@ -60,6 +61,10 @@ fn flip<const M: usize>(b: Board) -> Board {
 
 /// The last seed of a sowing went into the mover's store (Kalah type).
 pub const STORE: u8 = 0xff;
+
+/// The pit that names a pass: the only move of a player without seeds in the games where he
+/// passes (mankala-2p, nam-nam, congkak with `pass-when-empty`). Pit 0 is empty then.
+pub const PASS: u8 = 0;
 
 /// The bits of pit `i` in a board.
 const PIT: [u128; 16] = {
@@ -245,16 +250,25 @@ pub struct Rules {
     /// One row's bits (`8 * m`) and their mask: passing the turn swaps the rows.
     row_bits: u32,
     row_mask: u128,
+    /// The sowing family's rules (sown seed by seed, no precomputed sowings).
+    spec: Option<Spec>,
 }
 
 impl Rules {
     pub fn new(variant: Variant) -> Rules {
         let m = variant.pits as usize;
         let max_seeds = variant.total_seeds() as usize;
+        let spec = (variant.family() == Family::Sowing).then(|| Spec::new(&variant));
         let paths: Vec<Vec<u8>> = (0..m)
-            .map(|o| sowing_path(variant.family(), m, o))
+            .map(|o| sowing_path(variant.family(), m, o, spec.is_some_and(|s| s.store)))
             .collect();
-        let mut sowings = vec![Sowing::default(); m * (max_seeds + 1)];
+        // The sowing family sows seed by seed: no table of sowings.
+        let table_len = if spec.is_some() {
+            0
+        } else {
+            m * (max_seeds + 1)
+        };
+        let mut sowings = vec![Sowing::default(); table_len];
         for (o, path) in paths.iter().enumerate() {
             let mut s = Sowing::default();
             for k in 1..=max_seeds {
@@ -265,7 +279,9 @@ impl Rules {
                     s.add += 1u128 << (8 * pos as usize);
                 }
                 s.last = pos;
-                sowings[o * (max_seeds + 1) + k] = s;
+                if let Some(slot) = sowings.get_mut(o * (max_seeds + 1) + k) {
+                    *slot = s;
+                }
             }
         }
         Rules {
@@ -276,6 +292,7 @@ impl Rules {
             paths,
             row_bits: 8 * m as u32,
             row_mask: (1u128 << (8 * m)) - 1,
+            spec,
         }
     }
 
@@ -322,7 +339,119 @@ impl Rules {
         match self.variant.family() {
             Family::Awari => by_width!(self.m, M => self.awari_node::<M>(b, kids)),
             Family::Kalah => by_width!(self.m, M => self.kalah_node::<M>(b, kids)),
+            Family::Sowing => self.sowing_node(b, kids),
         }
+    }
+
+    /// Can [`Rules::predecessors`] un-sow this rule set's quiet moves? Not the sowing family
+    /// (relay moves cannot be un-sown one by one): its builder inverts the forward moves.
+    pub fn can_unsow(&self) -> bool {
+        self.spec.is_none()
+    }
+
+    /// Which rows of a sowing-family position always hold seeds once a move has been made:
+    /// `(mover's, opponent's)`. A row running empty ends some games; those positions are never
+    /// reached and are not indexed.
+    pub fn rows_never_empty(&self) -> (bool, bool) {
+        match self.spec.map(|s| s.end) {
+            Some(End::EmptyRowSweep | End::FirstEmptyEnds) => (true, true),
+            _ => (false, false),
+        }
+    }
+
+    /// The sowing family's moves: each sown seed by seed (see `crate::sowing`).
+    fn sowing_node(&self, b: Board, kids: &mut Children) -> Option<(u8, u8)> {
+        let spec = self.spec.as_ref().expect("sowing-family rules");
+        let m = self.m;
+        let own = byte_sum(b.own(m));
+        let opp = byte_sum(b.opp(m));
+        // What each side takes when the player to move has no move.
+        let stuck = match spec.end {
+            End::OpponentTakesRest => (0, (own + opp) as u8),
+            End::NobodyTakesRest | End::FirstEmptyEnds => (0, 0),
+            End::EmptyRowSweep | End::Pass => (own as u8, opp as u8),
+        };
+        let row_empty = own == 0 || opp == 0;
+        if row_empty && matches!(spec.end, End::EmptyRowSweep | End::FirstEmptyEnds)
+            || own + opp == 0
+        {
+            return Some(stuck);
+        }
+        if own == 0 {
+            if spec.end != End::Pass {
+                return Some(stuck);
+            }
+            // The only move is a pass, named by the (empty) pit 0: the turn goes over, the
+            // seeds stay. Keeping it a move of its own (rather than letting the previous
+            // mover go on) means every move that stays in a tier passes the turn.
+            kids.push(Child {
+                pit: PASS,
+                board: self.flip(b),
+                gain: 0,
+                opp_gain: 0,
+                next: Next::Opponent,
+            });
+            return None;
+        }
+        let mine = (1u16 << m) - 1;
+        let start = b.0.to_le_bytes();
+        let single_only = spec.single_seed_rule && start[..m].iter().all(|&x| x < 2);
+        for o in 0..m {
+            if start[o] == 0 || (spec.single_seed_rule && start[o] == 1 && !single_only) {
+                continue;
+            }
+            let mut pits = start;
+            let Some(out) = sowing::sow(spec, &mut pits, m, mine, o) else {
+                continue;
+            };
+            kids.push(self.sowing_child(spec, o, Board(u128::from_le_bytes(pits)), out));
+        }
+        if spec.must_feed && opp == 0 {
+            // Feed the empty opponent if any move does; if none does, each banks his own.
+            kids.retain(|c| c.next == Next::Opponent && c.board.own(m) != 0);
+            if kids.is_empty() {
+                return Some((own as u8, 0));
+            }
+        }
+        if kids.is_empty() {
+            return Some(stuck);
+        }
+        None
+    }
+
+    /// The child of one sowing-family move, after the end-of-move rules.
+    fn sowing_child(&self, spec: &Spec, o: usize, nb: Board, out: sowing::Outcome) -> Child {
+        let m = self.m;
+        let mut c = Child {
+            pit: o as u8,
+            board: nb,
+            gain: out.gain as u8,
+            opp_gain: out.opp_gain as u8,
+            next: if out.landing == Landing::Store && spec.extra_turn {
+                Next::Mover
+            } else {
+                Next::Opponent
+            },
+        };
+        let own = byte_sum(nb.own(m));
+        let opp = byte_sum(nb.opp(m));
+        let over = out.landing == Landing::RoundOver
+            || own + opp == 0
+            || (own == 0 || opp == 0)
+                && matches!(spec.end, End::EmptyRowSweep | End::FirstEmptyEnds);
+        if over {
+            if spec.end == End::EmptyRowSweep {
+                c.gain += own as u8;
+                c.opp_gain += opp as u8;
+            }
+            c.board = Board::EMPTY;
+            c.next = Next::Over;
+            return c;
+        }
+        if c.next == Next::Opponent {
+            c.board = self.flip(nb);
+        }
+        c
     }
 
     /// Sows the seeds of own pit `o` (which must be non-empty); returns the new board and the
@@ -544,6 +673,9 @@ impl Rules {
     /// forward.
     pub fn predecessors(&self, p: Board, out: &mut Vec<Board>) {
         out.clear();
+        if !self.can_unsow() {
+            return;
+        }
         let m = self.m;
         // The board right after the move, before the turn passed: the previous mover's layout.
         let after = self.flip(p);
@@ -566,7 +698,7 @@ impl Rules {
                     ((rotated | 1 << len).trailing_zeros() as usize).min(len)
                 }
                 // A quiet sowing stops before the store: own pits o+1..m-1 only.
-                Family::Kalah => {
+                Family::Kalah | Family::Sowing => {
                     let len = m - 1 - o;
                     ((empty >> (o + 1) | 1 << len).trailing_zeros() as usize).min(len)
                 }
@@ -578,7 +710,7 @@ impl Rules {
                 // The last seed clearly captured nothing: `cand` sows into `after` exactly.
                 let surely_quiet = match family {
                     Family::Awari => (s.last as usize) < m || (last != 2 && last != 3),
-                    Family::Kalah => last != 1,
+                    Family::Kalah | Family::Sowing => last != 1,
                 };
                 if (surely_quiet && fed) || self.quietly_reaches(cand, o, p, fed) {
                     out.push(cand);
@@ -625,6 +757,7 @@ impl Rules {
                 None => return false,
             },
             Family::Kalah => by_width!(self.m, M => self.kalah_move::<M>(q, o)),
+            Family::Sowing => return false,
         };
         if c.next != Next::Opponent || c.gain != 0 || c.opp_gain != 0 || c.board != p {
             return false;
@@ -637,9 +770,19 @@ impl Rules {
     }
 }
 
-/// The cycle of pits a sowing from `origin` visits.
-fn sowing_path(family: Family, m: usize, origin: usize) -> Vec<u8> {
+/// The cycle of pits a sowing from `origin` visits (for the sowing family, one lap of its
+/// cycle, through the own store if `store`).
+fn sowing_path(family: Family, m: usize, origin: usize, store: bool) -> Vec<u8> {
     match family {
+        Family::Sowing => {
+            let mut p: Vec<u8> = (origin + 1..m).map(|i| i as u8).collect();
+            if store {
+                p.push(STORE);
+            }
+            p.extend((m..2 * m).map(|i| i as u8));
+            p.extend((0..=origin).map(|i| i as u8));
+            p
+        }
         // All pits but the origin, which is skipped on laps.
         Family::Awari => (1..2 * m).map(|d| ((origin + d) % (2 * m)) as u8).collect(),
         // Own pits after the origin, the own store, the opponent's pits, own pits up to the

@@ -4,17 +4,30 @@
 //! lookup tables the hot path uses. The table key ([`Variant::key`]) names every choice that
 //! can change a position's value, so tables of different rule sets never mix.
 
-use crate::RulesError;
+use crate::{Rule, RuleSet, RulesError};
 use std::fmt;
 use std::str::FromStr;
 
-/// The two families of two-row, single-lap games the fast path knows.
+/// How a preset's moves are generated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Family {
     /// No stores in the sowing cycle; captures of 2 or 3 on the opponent's row; origin skip.
+    /// Precomputed single-lap sowings (the fast path).
     Awari,
     /// Stores sown into; extra move on the own store; capture opposite an empty own pit.
+    /// Precomputed single-lap sowings (the fast path).
     Kalah,
+    /// The other two-player games whose seeds leave the board (relay sowing, captures of
+    /// four, passes, round ends): sown one seed at a time by `crate::sowing`.
+    Sowing,
+}
+
+impl Family {
+    /// Can quiet moves (nothing banked, turn passes) form cycles inside a tier? Only Kalah
+    /// type sowings provably cannot (they carry every seed toward the mover's store).
+    pub fn has_cycles(self) -> bool {
+        self != Family::Kalah
+    }
 }
 
 /// Which opponent pits a capture by the last seed takes.
@@ -111,7 +124,8 @@ pub enum PlayEnd {
     EmptyRow,
 }
 
-/// The named presets of RULES.md with exact rules.
+/// The two-player presets of RULES.md played on the packed board (the others live in their
+/// own crates: `mancala-bao`, `mancala-multi`, `mancala-forced`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Preset {
     Awari,
@@ -119,15 +133,33 @@ pub enum Preset {
     Wari,
     Kalah,
     Mancala,
+    /// Mankala uniwersalna for two players (seed-rules.md 3.9).
+    Mankala2p,
+    /// Congkak (3.10), on the documented default board 2x7 with stores, 7 seeds a pit.
+    Congkak,
+    /// The Kenyan children's Bao (3.11): 2x8 with stores, 3 seeds a pit.
+    BaoKenya,
+    /// The Kenyan Bao "with laps" (3.12): 2x8, 2 seeds, relay sowing.
+    BaoKenyaLaps,
+    /// Ayo-ayo (3.3): relay sowing, the mover takes every pit that reaches four.
+    AyoAyo,
+    /// Oware Nam Nam (3.2), one round: the owner takes a pit that reaches four.
+    NamNam,
 }
 
 impl Preset {
-    pub const ALL: [Preset; 5] = [
+    pub const ALL: [Preset; 11] = [
         Preset::Awari,
         Preset::Oware,
         Preset::Wari,
         Preset::Kalah,
         Preset::Mancala,
+        Preset::Mankala2p,
+        Preset::Congkak,
+        Preset::BaoKenya,
+        Preset::BaoKenyaLaps,
+        Preset::AyoAyo,
+        Preset::NamNam,
     ];
 
     pub fn name(self) -> &'static str {
@@ -137,6 +169,12 @@ impl Preset {
             Preset::Wari => "wari",
             Preset::Kalah => "kalah",
             Preset::Mancala => "mancala",
+            Preset::Mankala2p => "mankala-2p",
+            Preset::Congkak => "congkak",
+            Preset::BaoKenya => "bao-kenya",
+            Preset::BaoKenyaLaps => "bao-kenya-laps",
+            Preset::AyoAyo => "ayo-ayo",
+            Preset::NamNam => "nam-nam",
         }
     }
 
@@ -144,6 +182,7 @@ impl Preset {
         match self {
             Preset::Awari | Preset::Oware | Preset::Wari => Family::Awari,
             Preset::Kalah | Preset::Mancala => Family::Kalah,
+            _ => Family::Sowing,
         }
     }
 
@@ -151,6 +190,9 @@ impl Preset {
     pub fn default_size(self) -> (u8, u8) {
         match self {
             Preset::Kalah => (6, 6),
+            Preset::Congkak => (7, 7),
+            Preset::BaoKenya => (8, 3),
+            Preset::BaoKenyaLaps => (8, 2),
             _ => (6, 4),
         }
     }
@@ -163,13 +205,19 @@ impl Preset {
             Preset::Wari => "Wari of seed 001: a capture takes every opponent pit holding 2 or 3; six grand-slam treatments",
             Preset::Kalah => "Kalah: stores are sown, the last seed in the own store moves again, capture opposite an empty own pit",
             Preset::Mancala => "The US 4-seed Mancala: Kalah rules with 4 seeds a pit",
+            Preset::Mankala2p => "Mankala uniwersalna, 2 players: Kalah with the origin always skipped, empty players pass, play until the pits are empty; 10 optional rules",
+            Preset::Congkak => "Congkak (partial source): relay sowing through the own store, extra move in it, capture opposite an empty own pit; 2x7, 7 seeds by default",
+            Preset::BaoKenya => "Kenyan children's Bao: 2x8 with stores, extra move in the own store, capture opposite an empty own pit",
+            Preset::BaoKenyaLaps => "Kenyan Bao with laps: relay sowing, capture opposite an empty own pit, single seeds move only when no pit holds two",
+            Preset::AyoAyo => "Ayo-ayo: relay sowing, the mover takes every pit that reaches four; a player with no seeds ends the game",
+            Preset::NamNam => "Oware Nam Nam, one round: relay sowing, a pit reaching four goes to its owner (to the mover on the last seed); at eight seeds the next capture takes all",
         }
     }
 
     /// The allowed range of pits per side.
     pub fn pit_range(self) -> (u8, u8) {
         match self.family() {
-            Family::Awari => (1, 8),
+            Family::Awari | Family::Sowing => (1, 8),
             Family::Kalah => (1, 6),
         }
     }
@@ -179,6 +227,7 @@ impl Preset {
         match self.family() {
             Family::Awari => (1, 8),
             Family::Kalah => (1, 10),
+            Family::Sowing => (1, 7),
         }
     }
 }
@@ -208,6 +257,8 @@ pub struct Options {
     pub seeds: Option<u32>,
     pub empty_capture: bool,
     pub grand_slam: Option<GrandSlam>,
+    /// Named rule options of the sowing-family presets (see [`Rule`]).
+    pub rules: RuleSet,
 }
 
 /// A fully specified rule set.
@@ -223,6 +274,8 @@ pub struct Variant {
     pub starving: Starving,
     /// Kalah type: the last seed in an empty own pit is stored even if the opposite pit is empty.
     pub empty_capture: bool,
+    /// Named rule options (sowing family only).
+    pub rules: RuleSet,
 }
 
 impl Variant {
@@ -233,7 +286,10 @@ impl Variant {
 
     /// The preset with the user's options, checked.
     pub fn new(preset: Preset, opts: Options) -> Result<Variant, RulesError> {
-        let (dp, ds) = preset.default_size();
+        let (dp, mut ds) = preset.default_size();
+        if opts.rules.has(Rule::ThreeSeeds) {
+            ds = 3;
+        }
         let (pmin, pmax) = preset.pit_range();
         let (smin, smax) = preset.seed_range();
         let pits = opts.pits.unwrap_or(dp as u32);
@@ -290,12 +346,20 @@ impl Variant {
                 opts.grand_slam.unwrap_or(GrandSlam::NoCapture),
                 Starving::MustFeed,
             ),
-            Preset::Kalah | Preset::Mancala => (
+            _ => (
                 CaptureScope::Contiguous,
                 GrandSlam::Capture,
                 Starving::IllegalUnlessForced,
             ),
         };
+        if let Some(r) = opts
+            .rules
+            .iter()
+            .next()
+            .filter(|_| family != Family::Sowing)
+        {
+            return Err(Rule::parse(preset, r.name()).unwrap_err());
+        }
         Ok(Variant {
             preset,
             pits: pits as u8,
@@ -304,6 +368,7 @@ impl Variant {
             grand_slam,
             starving,
             empty_capture: opts.empty_capture,
+            rules: opts.rules,
         })
     }
 
@@ -322,6 +387,8 @@ impl Variant {
             Preset::Awari => PlayEnd::Exhaust,
             Preset::Oware | Preset::Wari => PlayEnd::Majority,
             Preset::Kalah | Preset::Mancala => PlayEnd::EmptyRow,
+            Preset::BaoKenya => PlayEnd::Majority,
+            _ => PlayEnd::Exhaust,
         }
     }
 
@@ -335,7 +402,12 @@ impl Variant {
         let mut k = match self.family() {
             Family::Kalah => format!("kalah-{}p", self.pits),
             Family::Awari => format!("{}-{}x{}", self.preset.name(), self.pits, self.seeds),
+            Family::Sowing => format!("{}-{}p", self.preset.name(), self.pits),
         };
+        for r in self.rules.iter().filter(|r| r.changes_values()) {
+            k.push('-');
+            k.push_str(r.name());
+        }
         if self.empty_capture {
             k.push_str("-empty");
         }
@@ -352,11 +424,16 @@ impl Variant {
     /// not record the starting seeds (the tables do not depend on them), so the preset's
     /// default is used.
     pub fn from_key(key: &str) -> Option<Variant> {
-        let mut parts = key.split('-');
-        let preset: Preset = parts.next()?.parse().ok()?;
+        // Preset names may hold dashes themselves (`bao-kenya-laps`): take the longest match.
+        let preset = Preset::ALL
+            .iter()
+            .copied()
+            .filter(|p| key.starts_with(&format!("{}-", p.name())))
+            .max_by_key(|p| p.name().len())?;
+        let mut parts = key[preset.name().len() + 1..].split('-');
         let size = parts.next()?;
         let (pits, seeds) = match preset.family() {
-            Family::Kalah => (size.strip_suffix('p')?.parse().ok()?, None),
+            Family::Kalah | Family::Sowing => (size.strip_suffix('p')?.parse().ok()?, None),
             Family::Awari => {
                 let (p, s) = size.split_once('x')?;
                 (p.parse().ok()?, Some(s.parse().ok()?))
@@ -367,7 +444,23 @@ impl Variant {
             seeds,
             ..Options::default()
         };
-        for option in parts {
+        let rest: Vec<&str> = parts.collect();
+        let mut i = 0;
+        while i < rest.len() {
+            // Rule names hold dashes too: the longest run of parts that names a rule.
+            if preset.family() == Family::Sowing {
+                let found = (i + 1..=rest.len()).rev().find_map(|j| {
+                    Rule::parse(preset, &rest[i..j].join("-"))
+                        .ok()
+                        .map(|r| (r, j))
+                });
+                let (r, j) = found?;
+                opts.rules = opts.rules.with(r);
+                i = j;
+                continue;
+            }
+            let option = rest[i];
+            i += 1;
             match option {
                 "empty" => opts.empty_capture = true,
                 gs if preset == Preset::Wari => opts.grand_slam = Some(gs.parse().ok()?),
@@ -388,6 +481,9 @@ impl fmt::Display for Variant {
         )?;
         if self.empty_capture {
             f.write_str(", empty capture")?;
+        }
+        for r in self.rules.iter() {
+            write!(f, ", {}", r.name())?;
         }
         if self.preset == Preset::Wari {
             write!(

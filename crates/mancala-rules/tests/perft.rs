@@ -104,6 +104,9 @@ fn parse_variant(words: &[&str], at: &str) -> (Rules, RefRules) {
             GrandSlam::ExtraMove => RefGrandSlam::ExtraMove,
         }),
         Preset::Kalah | Preset::Mancala => ref_kalah(variant.empty_capture),
+        p => {
+            panic!("{at}: {p} is a sowing-family preset; its perft files are in tests/perft-sowing")
+        }
     };
     (Rules::new(variant), reference)
 }

@@ -17,7 +17,7 @@ use crate::progress::{Observer, Progress};
 use crate::root::TaskSet;
 use crate::shared::Shared;
 use crate::tt::{hash, Bound, Tt, Update, NO_MOVE};
-use mancala_rules::{byte_sum, Board, Child, Children, Family, Next, Rules};
+use mancala_rules::{byte_sum, Board, Child, Children, Next, Rules};
 use mancala_tables::TableError;
 use std::sync::Arc;
 
@@ -110,7 +110,7 @@ impl<'a> Worker<'a> {
             id,
             nodes: 0,
             unpublished: 0,
-            cycles: rules.variant().family() == Family::Awari,
+            cycles: rules.variant().family().has_cycles(),
             path: Vec::with_capacity(1024),
             cancel: None,
             aborted: false,

@@ -8,7 +8,7 @@ use crate::progress::Observer;
 use crate::reach::{self, Reach};
 use crate::tt::Tt;
 use crate::SearchError;
-use mancala_rules::{Board, Child, Family, Next, Node, Rules};
+use mancala_rules::{Board, Child, Next, Node, Rules};
 use mancala_tables::Tables;
 use std::time::Instant;
 
@@ -152,7 +152,7 @@ impl<'a> Solver<'a> {
         b: Board,
         deadline: Option<Instant>,
     ) -> Result<Option<(std::rc::Rc<Reach>, u64)>, SearchError> {
-        if self.rules.variant().family() != Family::Awari {
+        if !self.rules.variant().family().has_cycles() {
             return Ok(None);
         }
         if let Some(r) = self.last_reach.borrow().as_ref() {
@@ -186,7 +186,7 @@ impl<'a> Solver<'a> {
     /// tier), so only depth-limited iterations run, for proven bounds, and only against a
     /// time limit.
     fn exact_goal(&self, classify: bool) -> Result<Goal, SearchError> {
-        if self.rules.variant().family() != Family::Awari {
+        if !self.rules.variant().family().has_cycles() {
             return Ok(Goal::Exact { classify });
         }
         match self.opts.time_limit {

@@ -8,6 +8,7 @@ mod build;
 mod bytes;
 mod codec;
 pub mod format;
+mod graph;
 mod kalah_rows;
 mod levels;
 mod rounds;

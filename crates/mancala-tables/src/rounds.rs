@@ -9,6 +9,7 @@
 //! in cache and needs no atomics, was tried: moving ~24 bytes per update through memory
 //! several times cost more than the cache misses it saved.)
 
+use crate::graph::QuietGraph;
 use crate::prefetch;
 use mancala_index::Indexer;
 use mancala_rules::{Board, Rules};
@@ -49,6 +50,8 @@ pub(crate) struct Ctx<'a> {
     pub ix: &'a Indexer,
     pub n: usize,
     pub cells: &'a [AtomicU16],
+    /// Quiet predecessors by rank, for rules that cannot un-sow (`None`: un-sow).
+    pub graph: Option<&'a QuietGraph>,
 }
 
 /// Newly decided positions that have not yet told their predecessors, in the pieces the tasks
@@ -172,6 +175,18 @@ impl Ctx<'_> {
                 let mut preds = Vec::new();
                 let mut batch: Vec<(Board, usize)> = Vec::with_capacity(BATCH + 16);
                 for b in items {
+                    if let Some(g) = self.graph {
+                        let r = self.ix.rank(*b).expect("a frontier position is indexed");
+                        for &q in g.preds(r) {
+                            prefetch(&self.cells[q as usize]);
+                            batch.push((self.ix.unrank(self.n, q as u64), q as usize));
+                        }
+                        if batch.len() >= BATCH {
+                            self.update(t, won, &batch, &mut w, &mut l);
+                            batch.clear();
+                        }
+                        continue;
+                    }
                     self.rules.predecessors(*b, &mut preds);
                     // A predecessor's opponent is the side to move in `b`, whose row the
                     // move did not touch unless the sowing went round: rank that row once.

@@ -16,6 +16,7 @@
 //! values are unique, so the result does not depend on the thread count or on timing.
 
 use crate::bytes::Bytes;
+use crate::graph::QuietGraph;
 use crate::rounds::{cell, value, Ctx, CHUNK, DECIDED};
 use mancala_index::Indexer;
 use mancala_rules::{Board, Children, Next, Rules};
@@ -84,11 +85,13 @@ fn solve_tier_grouped<L: LowerTiers>(
     let size = ix.size(n);
     let mut mem = Bytes::zeroed(2 * size as usize);
     let cells = mem.cells();
+    let graph = (!rules.can_unsow()).then(|| QuietGraph::build(rules, ix, n));
     let ctx = Ctx {
         rules,
         ix,
         n,
         cells,
+        graph: graph.as_ref(),
     };
 
     let profile = std::env::var_os("MANCALA_PROFILE").is_some();

@@ -140,3 +140,46 @@ fn every_rule_option_agrees_on_small_boards() {
         );
     }
 }
+
+/// The sowing family (relay sowing, captures of four, passes, round ends), whose builder
+/// inverts the forward moves instead of un-sowing: every preset and every rule option that
+/// changes a value, on small boards.
+#[test]
+fn sowing_family_agrees_with_every_rule_option() {
+    use mancala_rules::{Rule, RuleSet};
+    for preset in [
+        Preset::Mankala2p,
+        Preset::Congkak,
+        Preset::BaoKenya,
+        Preset::BaoKenyaLaps,
+        Preset::AyoAyo,
+        Preset::NamNam,
+    ] {
+        let mut sets = vec![RuleSet::default()];
+        sets.extend(
+            Rule::for_preset(preset)
+                .filter(|r| r.0.changes_values())
+                .map(|r| RuleSet::default().with(r.0)),
+        );
+        if preset == Preset::Mankala2p {
+            sets.push(
+                RuleSet::default()
+                    .with(Rule::Relay)
+                    .with(Rule::HousesNotSown)
+                    .with(Rule::MustFeed),
+            );
+        }
+        for rules in sets {
+            for (pits, seeds, max) in [(2, 4, 14), (3, 3, 11)] {
+                check(
+                    preset,
+                    Options {
+                        rules,
+                        ..size(pits, seeds)
+                    },
+                    max,
+                );
+            }
+        }
+    }
+}

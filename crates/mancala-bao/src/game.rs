@@ -1,0 +1,634 @@
+//! Board state, rules options and move generation for both 4-row presets.
+//!
+//! Internally each player's 16 pits form a loop indexed `0..16` in **clockwise** order as seen
+//! by that player: `0..8` are his front (inner) row `a1..a8` from his left to his right, and
+//! `8..16` are his back row from his right to his left (`8` = `b8`, `15` = `b1`). Clockwise
+//! sowing is `+1 (mod 16)`, counter-clockwise is `-1`. His front pit `j` faces the opponent's
+//! front pit `7 - j`.
+
+use crate::BaoError;
+
+/// Loop index of the nyumba (`a5`, the 4th front pit from the right).
+pub(crate) const NYUMBA: usize = 4;
+/// Default of the `sowing-limit` option (relay lifts in one move).
+pub const DEFAULT_SOWING_LIMIT: u32 = 10_000;
+/// After this many relay lifts inside one move, Brent's cycle detection starts.
+const LOOP_CHECK_AFTER: u64 = 256;
+
+/// Which of the two presets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Preset {
+    Kujifunza,
+    Kiswahili,
+}
+
+/// What happens when a capturing (mtaji) sowing ends in a functioning nyumba without capturing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NyumbaStop {
+    /// The player chooses (both sources' main rule): the move name gets an `s` suffix to stop.
+    Choice,
+    /// The move always ends there (000's "some versions").
+    Stop,
+    /// The nyumba is always sown out (002's "some versions").
+    Continue,
+}
+
+/// The rule options of a game (see `options_help`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Rules {
+    pub preset: Preset,
+    /// Malawi setup: 8 seeds in the nyumba and 20 in hand.
+    pub malawi: bool,
+    /// kimbi = `a2`, `a7` only (captures in a kichwa then follow the sowing direction).
+    pub kimbi_narrow: bool,
+    /// Takasia (000): on by default.
+    pub takasia: bool,
+    /// A functioning nyumba cannot be captured (000): on by default.
+    pub nyumba_protect: bool,
+    /// `true`: 002's status rule (the nyumba is special until first sown out, whatever its
+    /// count). `false` (default, 000): special while it holds 6 or more and was never emptied.
+    pub nyumba_first_sowing: bool,
+    pub nyumba_stop: NyumbaStop,
+    /// A Phase II takata ending in a functioning nyumba ends the move (002) instead of sowing
+    /// it out (000, default).
+    pub takata_nyumba_stops: bool,
+    /// A taxed nyumba takata is allowed whenever a front-row takata is (002's variation)
+    /// instead of only when no other move exists (000, default).
+    pub tax_anytime: bool,
+    /// A sowing still going after this many relay lifts counts as infinite (0: no limit).
+    pub sowing_limit: u32,
+}
+
+impl Rules {
+    pub fn new(preset: Preset) -> Rules {
+        Rules {
+            preset,
+            malawi: false,
+            kimbi_narrow: false,
+            takasia: true,
+            nyumba_protect: true,
+            nyumba_first_sowing: false,
+            nyumba_stop: NyumbaStop::Choice,
+            takata_nyumba_stops: false,
+            tax_anytime: false,
+            sowing_limit: DEFAULT_SOWING_LIMIT,
+        }
+    }
+
+    pub fn kiswahili(&self) -> bool {
+        self.preset == Preset::Kiswahili
+    }
+}
+
+/// One move, as the generator produces it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    /// Loop index of the start (namua: placement) pit.
+    pub pit: u8,
+    /// +1 clockwise / -1 counter-clockwise; for a namua capture, +1 = left kichwa (`L`).
+    pub dir: i8,
+    pub namua: bool,
+    pub capture: bool,
+    /// Only two seeds of the nyumba are sown.
+    pub tax: bool,
+    /// The move stops in the nyumba where the player could go on.
+    pub stop: bool,
+}
+
+/// Pit name from the owner's view: `a1..a8` front row, `b1..b8` back row.
+pub fn pit_name(pos: usize) -> String {
+    if pos < 8 {
+        format!("a{}", pos + 1)
+    } else {
+        format!("b{}", 16 - pos)
+    }
+}
+
+impl Move {
+    pub fn name(&self) -> String {
+        let mut s = pit_name(self.pit as usize);
+        if self.tax {
+            s.push('t');
+        }
+        let d = if self.namua && self.capture {
+            if self.dir > 0 {
+                'L'
+            } else {
+                'R'
+            }
+        } else if self.dir > 0 {
+            '>'
+        } else {
+            '<'
+        };
+        s.push(d);
+        if self.stop {
+            s.push('s');
+        }
+        s
+    }
+}
+
+/// A position of either preset, with its rules.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct BaoGame {
+    pub(crate) rules: Rules,
+    /// `[player][loop index]`, player 0 = South, 1 = North.
+    pub(crate) board: [[u8; 16]; 2],
+    pub(crate) hand: [u8; 2],
+    /// The nyumba has not lost its status yet (Kiswahili).
+    pub(crate) nyumba: [bool; 2],
+    pub(crate) to_move: u8,
+    /// A takasia pit of the side to move (loop index).
+    pub(crate) takasia: Option<u8>,
+}
+
+/// Result of simulating one move.
+struct SimOut {
+    board: [[u8; 16]; 2],
+    nyumba: [bool; 2],
+    decision: bool,
+}
+
+fn step(pos: usize, dir: i8) -> usize {
+    ((pos as i32 + dir as i32).rem_euclid(16)) as usize
+}
+
+impl BaoGame {
+    /// The start position of the rules.
+    pub fn start(rules: Rules) -> BaoGame {
+        let mut board = [[0u8; 16]; 2];
+        let mut hand = [0u8; 2];
+        match rules.preset {
+            Preset::Kujifunza => board = [[2; 16]; 2],
+            Preset::Kiswahili => {
+                for side in board.iter_mut() {
+                    side[NYUMBA] = if rules.malawi { 8 } else { 6 };
+                    side[5] = 2;
+                    side[6] = 2;
+                }
+                hand = if rules.malawi { [20, 20] } else { [22, 22] };
+            }
+        }
+        BaoGame {
+            rules,
+            board,
+            hand,
+            nyumba: [rules.kiswahili(); 2],
+            to_move: 0,
+            takasia: None,
+        }
+    }
+
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// Is `p`'s nyumba special right now (on this board)?
+    fn functioning(&self, board: &[[u8; 16]; 2], nyumba: &[bool; 2], p: usize) -> bool {
+        self.rules.kiswahili()
+            && nyumba[p]
+            && (self.rules.nyumba_first_sowing || board[p][NYUMBA] >= 6)
+    }
+
+    fn is_kimbi(&self, x: usize) -> bool {
+        match self.rules.preset {
+            Preset::Kujifunza => matches!(x, 0 | 1 | 6 | 7),
+            Preset::Kiswahili => {
+                if self.rules.kimbi_narrow {
+                    matches!(x, 1 | 6)
+                } else {
+                    matches!(x, 0 | 1 | 6 | 7)
+                }
+            }
+        }
+    }
+
+    /// Can the mover capture from front pit `x` (after his last seed landed there)?
+    fn marker(&self, board: &[[u8; 16]; 2], nyumba: &[bool; 2], me: usize, x: usize) -> bool {
+        if x >= 8 || board[me][x] < 2 {
+            return false;
+        }
+        let o = 1 - me;
+        let t = 7 - x;
+        if board[o][t] == 0 {
+            return false;
+        }
+        !(t == NYUMBA && self.rules.nyumba_protect && self.functioning(board, nyumba, o))
+    }
+
+    /// Runs a move on a copy of the board. `None`: the sowing never ends (illegal move).
+    fn simulate(&self, mv: &Move) -> Option<SimOut> {
+        let me = self.to_move as usize;
+        let o = 1 - me;
+        let mut b = self.board;
+        let mut ny = self.nyumba;
+        let mut decision = false;
+        let capture_mode = mv.capture;
+        let mut dir = mv.dir;
+        let mut pos;
+        let mut n;
+        let start = mv.pit as usize;
+        if mv.namua {
+            b[me][start] += 1;
+        }
+        if mv.namua && mv.capture {
+            let t = 7 - start;
+            n = b[o][t];
+            b[o][t] = 0;
+            if t == NYUMBA {
+                ny[o] = false;
+            }
+            let k = if dir > 0 { 0 } else { 7 };
+            pos = step(k, -dir);
+        } else {
+            pos = start;
+            if mv.tax {
+                n = 2;
+                b[me][start] -= 2;
+            } else {
+                n = b[me][start];
+                b[me][start] = 0;
+                if start == NYUMBA {
+                    ny[me] = false;
+                }
+            }
+        }
+        let phase2 = !mv.namua;
+        let mut first = true;
+        let mut lifts: u64 = 0;
+        let mut tortoise: Option<([[u8; 16]; 2], u8, i8)> = None;
+        let mut power: u64 = 1;
+        let mut lam: u64 = 0;
+        loop {
+            let mut touched_takasia = false;
+            for _ in 0..n {
+                pos = step(pos, dir);
+                b[me][pos] += 1;
+                if self.takasia == Some(pos as u8) {
+                    touched_takasia = true;
+                }
+            }
+            let x = pos;
+            if first && phase2 && mv.tax && self.takasia.is_some() && !touched_takasia {
+                break;
+            }
+            first = false;
+            if b[me][x] == 1 {
+                break;
+            }
+            if capture_mode && self.marker(&b, &ny, me, x) {
+                let t = 7 - x;
+                n = b[o][t];
+                b[o][t] = 0;
+                if t == NYUMBA {
+                    ny[o] = false;
+                }
+                let k = if self.is_kimbi(x) {
+                    if x < 4 {
+                        0
+                    } else {
+                        7
+                    }
+                } else if dir > 0 {
+                    0
+                } else {
+                    7
+                };
+                dir = if k == 0 { 1 } else { -1 };
+                pos = step(k, -dir);
+                continue;
+            }
+            if x == NYUMBA && self.functioning(&b, &ny, me) {
+                let go_on = if !capture_mode {
+                    phase2 && !self.rules.takata_nyumba_stops
+                } else {
+                    match self.rules.nyumba_stop {
+                        NyumbaStop::Stop => false,
+                        NyumbaStop::Continue => true,
+                        NyumbaStop::Choice => {
+                            decision = true;
+                            !mv.stop
+                        }
+                    }
+                };
+                if !go_on {
+                    break;
+                }
+            }
+            if self.takasia == Some(x as u8) {
+                break;
+            }
+            // Brent's cycle detection on the lift states (deterministic from here on).
+            lifts += 1;
+            if self.rules.sowing_limit > 0 && lifts > u64::from(self.rules.sowing_limit) {
+                return None;
+            }
+            let state = (b, x as u8, dir);
+            if lifts > LOOP_CHECK_AFTER {
+                if tortoise == Some(state) {
+                    return None;
+                }
+                if power == lam {
+                    tortoise = Some(state);
+                    power *= 2;
+                    lam = 0;
+                }
+                lam += 1;
+            }
+            n = b[me][x];
+            b[me][x] = 0;
+            if x == NYUMBA {
+                ny[me] = false;
+            }
+        }
+        for p in 0..2 {
+            if b[p][NYUMBA] == 0 {
+                ny[p] = false;
+            }
+        }
+        Some(SimOut {
+            board: b,
+            nyumba: ny,
+            decision,
+        })
+    }
+
+    /// Phase II starts of `p` (as if `p` moved on `board`) whose first sowing captures.
+    fn capture_starts(&self, p: usize, takasia: Option<u8>) -> Vec<(usize, i8)> {
+        let b = &self.board;
+        let mut out = Vec::new();
+        for s in 0..16 {
+            let n = b[p][s] as usize;
+            if !(2..16).contains(&n) || takasia == Some(s as u8) {
+                continue;
+            }
+            for dir in [1i8, -1] {
+                let x = ((s as i32 + dir as i32 * n as i32).rem_euclid(16)) as usize;
+                if x < 8 && b[p][x] >= 1 {
+                    let mut nb = *b;
+                    nb[p][s] = 0;
+                    nb[p][x] += 1;
+                    if self.marker(&nb, &self.nyumba, p, x) {
+                        out.push((s, dir));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn push_move(&self, mv: Move, out: &mut Vec<(Move, BaoGame)>) {
+        let Some(r) = self.simulate(&mv) else {
+            return;
+        };
+        let decision = r.decision;
+        out.push((mv, self.finish(&mv, r)));
+        if decision {
+            let smv = Move { stop: true, ..mv };
+            if let Some(r2) = self.simulate(&smv) {
+                out.push((smv, self.finish(&smv, r2)));
+            }
+        }
+    }
+
+    fn finish(&self, mv: &Move, r: SimOut) -> BaoGame {
+        let me = self.to_move as usize;
+        let mut g = BaoGame {
+            rules: self.rules,
+            board: r.board,
+            hand: self.hand,
+            nyumba: r.nyumba,
+            to_move: 1 - self.to_move,
+            takasia: None,
+        };
+        if mv.namua {
+            g.hand[me] -= 1;
+        }
+        if self.rules.kiswahili()
+            && self.rules.takasia
+            && !mv.namua
+            && !mv.capture
+            && g.hand == [0, 0]
+        {
+            g.takasia = g.takasia_after(me);
+        }
+        g
+    }
+
+    /// The takasia pit of the opponent of `me` after `me`'s takata, if any.
+    fn takasia_after(&self, me: usize) -> Option<u8> {
+        let o = 1 - me;
+        let mut threatened: Vec<usize> = Vec::new();
+        for (s, dir) in self.capture_starts(me, None) {
+            let n = self.board[me][s] as i32;
+            let x = (s as i32 + dir as i32 * n).rem_euclid(16) as usize;
+            let t = 7 - x;
+            if !threatened.contains(&t) {
+                threatened.push(t);
+            }
+        }
+        if threatened.len() != 1 || !self.capture_starts(o, None).is_empty() {
+            return None;
+        }
+        let t = threatened[0];
+        let row = &self.board[o][0..8];
+        let others = row.iter().enumerate().any(|(j, &c)| j != t && c > 0);
+        if self.board[o][t] < 2
+            || !others
+            || (t == NYUMBA && self.functioning(&self.board, &self.nyumba, o))
+        {
+            return None;
+        }
+        Some(t as u8)
+    }
+
+    /// Number of capturing mtaji-phase starts `p` has on this board (for the evaluation).
+    pub(crate) fn threat_count(&self, p: usize) -> usize {
+        self.capture_starts(p, None).len()
+    }
+
+    /// Kiswahili: the front row may not be emptied even for a moment.
+    fn takata_dirs(&self, s: usize, count_after_lift_zero: bool) -> Vec<i8> {
+        let me = self.to_move as usize;
+        if self.rules.kiswahili() && count_after_lift_zero && s < 8 {
+            let alone = (0..8).all(|j| j == s || self.board[me][j] == 0);
+            if alone && s == 0 {
+                return vec![1];
+            }
+            if alone && s == 7 {
+                return vec![-1];
+            }
+        }
+        vec![1, -1]
+    }
+
+    /// Who has lost, if the game is over.
+    pub fn loser(&self) -> Option<usize> {
+        let me = self.to_move as usize;
+        let empty = |p: usize| self.board[p][0..8].iter().all(|&c| c == 0);
+        if empty(me) {
+            return Some(me);
+        }
+        if empty(1 - me) {
+            return Some(1 - me);
+        }
+        if self.children_raw().is_empty() {
+            return Some(me);
+        }
+        None
+    }
+
+    /// Every legal move with the position it leads to (empty when the game is over).
+    pub fn children(&self) -> Vec<(Move, BaoGame)> {
+        let me = self.to_move as usize;
+        let empty = |p: usize| self.board[p][0..8].iter().all(|&c| c == 0);
+        if empty(me) || empty(1 - me) {
+            return Vec::new();
+        }
+        self.children_raw()
+    }
+
+    fn children_raw(&self) -> Vec<(Move, BaoGame)> {
+        let me = self.to_move as usize;
+        let b = &self.board;
+        let mut out = Vec::new();
+        if self.hand[me] > 0 {
+            // Namua: captures first.
+            for j in 0..8 {
+                if b[me][j] == 0 {
+                    continue;
+                }
+                let mut nb = *b;
+                nb[me][j] += 1;
+                if !self.marker(&nb, &self.nyumba, me, j) {
+                    continue;
+                }
+                let dirs: &[i8] = if self.is_kimbi(j) || matches!(j, 0 | 7) {
+                    if j < 4 {
+                        &[1]
+                    } else {
+                        &[-1]
+                    }
+                } else {
+                    &[1, -1]
+                };
+                for &dir in dirs {
+                    let mv = Move {
+                        pit: j as u8,
+                        dir,
+                        namua: true,
+                        capture: true,
+                        tax: false,
+                        stop: false,
+                    };
+                    self.push_move(mv, &mut out);
+                }
+            }
+            if !out.is_empty() {
+                return out;
+            }
+            for j in 0..8 {
+                if b[me][j] == 0 {
+                    continue;
+                }
+                let mut nb = *b;
+                nb[me][j] += 1;
+                let tax = j == NYUMBA && self.functioning(&nb, &self.nyumba, me);
+                let left = if tax { nb[me][j] - 2 } else { 0 };
+                for dir in self.takata_dirs(j, left == 0) {
+                    let mv = Move {
+                        pit: j as u8,
+                        dir,
+                        namua: true,
+                        capture: false,
+                        tax,
+                        stop: false,
+                    };
+                    self.push_move(mv, &mut out);
+                }
+            }
+            return out;
+        }
+        // Mtaji phase: capturing starts are compulsory.
+        for (s, dir) in self.capture_starts(me, self.takasia) {
+            let mv = Move {
+                pit: s as u8,
+                dir,
+                namua: false,
+                capture: true,
+                tax: false,
+                stop: false,
+            };
+            self.push_move(mv, &mut out);
+        }
+        if !out.is_empty() {
+            return out;
+        }
+        let tax_pit = self.functioning(b, &self.nyumba, me) && b[me][NYUMBA] >= 2;
+        let push_takata = |s: usize, tax: bool, out: &mut Vec<(Move, BaoGame)>| {
+            let left = if tax { b[me][s] - 2 } else { 0 };
+            for dir in self.takata_dirs(s, left == 0) {
+                let mv = Move {
+                    pit: s as u8,
+                    dir,
+                    namua: false,
+                    capture: false,
+                    tax,
+                    stop: false,
+                };
+                self.push_move(mv, out);
+            }
+        };
+        let ok = |s: usize| b[me][s] >= 2 && self.takasia != Some(s as u8);
+        for s in 0..8 {
+            if ok(s) && !(tax_pit && s == NYUMBA) {
+                push_takata(s, false, &mut out);
+            }
+        }
+        if tax_pit && self.rules.tax_anytime {
+            push_takata(NYUMBA, true, &mut out);
+        }
+        if out.is_empty() {
+            for s in 8..16 {
+                if ok(s) {
+                    push_takata(s, false, &mut out);
+                }
+            }
+        }
+        if out.is_empty() && tax_pit && !self.rules.tax_anytime {
+            push_takata(NYUMBA, true, &mut out);
+        }
+        out
+    }
+
+    /// Plays a move by name (exact, or a unique prefix of a legal name).
+    pub fn play_name(&mut self, name: &str) -> Result<(), BaoError> {
+        let kids = self.children();
+        if kids.is_empty() {
+            return Err(BaoError::GameOver);
+        }
+        let names: Vec<String> = kids.iter().map(|(m, _)| m.name()).collect();
+        let name = name.trim();
+        let idx = names.iter().position(|n| n == name).or_else(|| {
+            let pre: Vec<usize> = (0..names.len())
+                .filter(|&i| !name.is_empty() && names[i].starts_with(name))
+                .collect();
+            if pre.len() == 1 {
+                Some(pre[0])
+            } else {
+                None
+            }
+        });
+        match idx {
+            Some(i) => {
+                *self = kids[i].1.clone();
+                Ok(())
+            }
+            None => Err(BaoError::IllegalMove {
+                mv: name.to_string(),
+                legal: names.join(" "),
+            }),
+        }
+    }
+}
