@@ -14,6 +14,7 @@ fn rules(preset: Preset, pits: u32, seeds: u32, empty_capture: bool) -> Rules {
         seeds: Some(seeds),
         empty_capture,
         grand_slam: None,
+        rules: Default::default(),
     };
     Rules::new(Variant::new(preset, opts).unwrap())
 }

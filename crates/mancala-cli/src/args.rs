@@ -33,8 +33,8 @@ pub struct VariantArgs {
 }
 
 impl VariantArgs {
-    pub fn variant(&self) -> Result<Variant> {
-        let preset: Preset = self.variant.parse()?;
+    /// `--pits` and `--seeds`, checked to be small positive numbers.
+    pub fn sizes(&self) -> Result<(Option<u32>, Option<u32>)> {
         let count = |name: &str, v: Option<i64>| -> Result<Option<u32>> {
             match v {
                 None => Ok(None),
@@ -42,6 +42,12 @@ impl VariantArgs {
                 Some(n) => bail!("--{name} must be a small positive number, not {n}"),
             }
         };
+        Ok((count("pits", self.pits)?, count("seeds", self.seeds)?))
+    }
+
+    pub fn variant(&self) -> Result<Variant> {
+        let preset: Preset = self.variant.parse()?;
+        let (pits, seeds) = self.sizes()?;
         let grand_slam = match &self.grand_slam {
             None => None,
             Some(s) => Some(s.parse::<GrandSlam>()?),
@@ -49,8 +55,8 @@ impl VariantArgs {
         Ok(Variant::new(
             preset,
             Options {
-                pits: count("pits", self.pits)?,
-                seeds: count("seeds", self.seeds)?,
+                pits,
+                seeds,
                 empty_capture: self.empty_capture,
                 grand_slam,
                 rules: RuleSet::parse(preset, &self.rules)?,

@@ -20,13 +20,15 @@ pub const GABATA: &str = "gabata";
 pub const GABATA_REASON: &str = "the sowing path over its 3x6 board is a diagram missing from \
 the source (seed-rules.md 3.13), so its moves cannot be defined";
 
-/// The crate that plays `name`, if one of them does. `mankala-2p` is played on the packed
-/// board (it has tables); the multi-player crate takes 3 and 4 players.
+/// The crate that plays `name`, if one of them does. A preset the packed board plays stays
+/// there, for its tables (`mankala-2p`: the multi-player crate plays it too).
 pub fn home(name: &str) -> Option<Home> {
     let name = name.trim().to_ascii_lowercase();
-    if mancala_bao::preset_names().contains(&name.as_str()) {
+    if name.parse::<mancala_rules::Preset>().is_ok() {
+        None
+    } else if mancala_bao::preset_names().contains(&name.as_str()) {
         Some(Home::Bao)
-    } else if name != "mankala-2p" && mancala_multi::preset_names().contains(&name.as_str()) {
+    } else if mancala_multi::preset_names().contains(&name.as_str()) {
         Some(Home::Multi)
     } else if mancala_forced::preset_names().contains(&name.as_str()) {
         Some(Home::Forced)
@@ -43,19 +45,12 @@ pub fn check_playable(name: &str) -> Result<()> {
     Ok(())
 }
 
-/// `--pits` / `--seeds` as the crates take them.
+/// `--pits` / `--seeds` as the crates take them (they have no Kalah or Wari options).
 pub fn sizes(args: &VariantArgs) -> Result<(Option<u32>, Option<u32>)> {
-    let one = |name: &str, v: Option<i64>| -> Result<Option<u32>> {
-        match v {
-            None => Ok(None),
-            Some(n) if (1..=1000).contains(&n) => Ok(Some(n as u32)),
-            Some(n) => bail!("--{name} must be a small positive number, not {n}"),
-        }
-    };
     if args.empty_capture || args.grand_slam.is_some() {
         bail!("--empty-capture and --grand-slam apply to the kalah and awari types only");
     }
-    Ok((one("pits", args.pits)?, one("seeds", args.seeds)?))
+    args.sizes()
 }
 
 /// A game of a crate-backed preset. `setup` and `swapped` are the forced-move games' only.

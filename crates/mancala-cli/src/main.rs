@@ -18,7 +18,7 @@ use clap::{Parser, Subcommand};
 #[command(
     name = "mancala",
     version,
-    about = "Exact rules, endgame tables and perfect play for Awari, Oware, Wari, Kalah and Mancala",
+    about = "Exact rules, endgame tables and perfect play for Awari, Kalah and the other sowing games",
     long_about = "Exact rules, endgame tables and perfect play for the sowing games.\n\n\
 Positions are written as the 2m pit counts in mover-relative order: the side to move's pits \
 from its left to its right, then the opponent's pits in its sowing order, e.g. \
@@ -26,7 +26,9 @@ from its left to its right, then the opponent's pits in its sowing order, e.g. \
 Start with `mancala variants`, then `mancala play awari --moves 2,3`.",
     after_help = "Examples:\n  mancala variants\n  mancala play awari --moves 0,3,5\n  \
 mancala play kalah --seeds 4 --position \"4 4 4 4 4 4 4 4 4 4 4 4\" --json\n  \
-mancala tiers awari"
+mancala tiers awari\n  \
+mancala play bao-kiswahili --engine north\n  \
+mancala solve madjnuni --setup \"7 7 7 7 7 7 7 7 7 7 7 7 7 7\""
 )]
 struct Cli {
     #[command(subcommand)]

@@ -167,7 +167,26 @@ impl SolveCmd {
                     self.setup.as_deref(),
                 )?;
                 if self.json {
-                    println!("{}", v.to_json());
+                    let outcome = |o: &mancala_forced::Outcome| {
+                        json!({
+                            "swapped": o.swapped,
+                            "first_mover": o.first_mover.as_str(),
+                            "distributor": o.distributor,
+                            "second": o.second,
+                            "winner": o.winner_str(),
+                            "moves": o.moves,
+                            "end": o.end.as_str(),
+                        })
+                    };
+                    let v = json!({
+                        "rules": v.description,
+                        "setup": v.setup,
+                        "kept": outcome(&v.kept),
+                        "swapped": outcome(&v.swapped),
+                        "second_swaps": v.second_swaps,
+                        "distributor_value": v.distributor_value,
+                    });
+                    println!("{v}");
                 } else {
                     println!("{}: setup {:?}", v.description, v.setup);
                     for (label, o) in [("kept", &v.kept), ("swapped", &v.swapped)] {

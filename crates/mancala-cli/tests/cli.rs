@@ -308,3 +308,24 @@ fn a_killed_build_resumes_and_answers_the_published_example() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A forced-move game's setup valued with and without the swap, as JSON.
+#[test]
+fn solve_values_a_forced_setup_and_the_swap() {
+    let v = json(&["solve", "el-akil", "--json"]);
+    assert_eq!(v["rules"], "el-akil");
+    assert_eq!(
+        v["setup"],
+        serde_json::json!([0, 9, 9, 9, 9, 0, 0, 9, 9, 9, 9, 0])
+    );
+    assert_eq!(v["second_swaps"], true);
+    assert_eq!(v["kept"]["end"], "one-each");
+    assert_eq!(
+        (
+            v["kept"]["distributor"].as_u64(),
+            v["kept"]["second"].as_u64()
+        ),
+        (Some(43), Some(29))
+    );
+    assert_eq!(v["distributor_value"], 29);
+}

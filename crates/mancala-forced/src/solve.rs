@@ -47,20 +47,6 @@ impl Outcome {
     pub fn winner_str(&self) -> &'static str {
         self.winner.map_or("draw", Role::as_str)
     }
-
-    /// The outcome as a JSON object.
-    pub fn to_json(&self) -> String {
-        format!(
-            "{{\"swapped\":{},\"first_mover\":\"{}\",\"distributor\":{},\"second\":{},\"winner\":\"{}\",\"moves\":{},\"end\":\"{}\"}}",
-            self.swapped,
-            self.first_mover.as_str(),
-            self.distributor,
-            self.second,
-            self.winner_str(),
-            self.moves,
-            self.end.as_str()
-        )
-    }
 }
 
 /// The value of a setup: both games and the second player's choice.
@@ -88,20 +74,6 @@ impl SetupValue {
         } else {
             &self.kept
         }
-    }
-
-    /// The value as a JSON object.
-    pub fn to_json(&self) -> String {
-        let setup: Vec<String> = self.setup.iter().map(|c| c.to_string()).collect();
-        format!(
-            "{{\"rules\":\"{}\",\"setup\":[{}],\"kept\":{},\"swapped\":{},\"second_swaps\":{},\"distributor_value\":{}}}",
-            self.description,
-            setup.join(","),
-            self.kept.to_json(),
-            self.swapped.to_json(),
-            self.second_swaps,
-            self.distributor_value
-        )
     }
 }
 

@@ -73,15 +73,10 @@ fn el_akil_first_mover_and_swap() {
     assert_eq!((v.swapped.distributor, v.swapped.second), (29, 43));
     assert!(v.second_swaps);
     assert_eq!(v.distributor_value, 29);
-    let j = v.to_json();
-    assert!(
-        j.starts_with("{\"rules\":\"el-akil\",\"setup\":[0,9,9,9,9,0,0,9,9,9,9,0]"),
-        "{j}"
-    );
-    assert!(
-        j.contains("\"second_swaps\":true") && j.contains("\"end\":\"one-each\""),
-        "{j}"
-    );
+    // (`mancala solve el-akil --json` prints these; tests/cli.rs of mancala-cli checks it.)
+    assert_eq!(v.description, "el-akil");
+    assert_eq!(v.setup, [0, 9, 9, 9, 9, 0, 0, 9, 9, 9, 9, 0]);
+    assert_eq!(v.kept.end.as_str(), "one-each");
 }
 
 #[test]

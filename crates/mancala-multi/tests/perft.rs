@@ -3,33 +3,13 @@
 
 mod reference;
 
-use mancala_multi::{new_game, FourScope, MultiGame, Playable};
+use mancala_multi::{new_game, MultiGame, Playable};
 use reference::Ref;
 
 const FILES: [&str; 3] = ["mankala-2p", "mankala-3p", "mankala-4p"];
 
 /// Up to this depth the reference generator recomputes each count too.
 const REFERENCE_DEPTH: u32 = 5;
-
-pub fn reference_for(game: &MultiGame) -> Ref {
-    let o = game.options();
-    Ref {
-        n: game.players(),
-        p: game.pits_per_player(),
-        capturer_stays: o.capturer_stays,
-        first_empty_ends: o.first_empty_ends,
-        houses_not_sown: o.houses_not_sown,
-        one_opposite: o.one_opposite,
-        must_feed: o.must_feed,
-        keep_last_seed: o.keep_last_seed,
-        relay: o.relay,
-        four: o.capture_four.map(|s| match s {
-            FourScope::Any => "any",
-            FourScope::Own => "own",
-            FourScope::Opponents => "opponents",
-        }),
-    }
-}
 
 struct Check {
     line: usize,
@@ -103,7 +83,7 @@ fn parse(name: &str) -> Vec<Check> {
 }
 
 fn reference_count(game: &MultiGame, depth: u32) -> u64 {
-    let r = reference_for(game);
+    let r = Ref::for_game(game);
     let ring = r.ring(&game.pits(), &game.houses());
     r.perft(&ring, game.mover(), depth)
 }

@@ -5,31 +5,11 @@ mod reference;
 
 use std::time::Instant;
 
-use mancala_multi::{new_game, solve, End, FourScope, MaxN, MultiError, MultiGame, Playable};
+use mancala_multi::{new_game, solve, End, MaxN, MultiError, MultiGame, Playable};
 use reference::Ref;
 
-fn reference_for(game: &MultiGame) -> Ref {
-    let o = game.options();
-    Ref {
-        n: game.players(),
-        p: game.pits_per_player(),
-        capturer_stays: o.capturer_stays,
-        first_empty_ends: o.first_empty_ends,
-        houses_not_sown: o.houses_not_sown,
-        one_opposite: o.one_opposite,
-        must_feed: o.must_feed,
-        keep_last_seed: o.keep_last_seed,
-        relay: o.relay,
-        four: o.capture_four.map(|s| match s {
-            FourScope::Any => "any",
-            FourScope::Own => "own",
-            FourScope::Opponents => "opponents",
-        }),
-    }
-}
-
 fn brute(game: &MultiGame) -> (Vec<u32>, Option<String>, u64) {
-    let r = reference_for(game);
+    let r = Ref::for_game(game);
     let ring = r.ring(&game.pits(), &game.houses());
     let mut nodes = 0;
     let (fin, best) = r.maxn(&ring, game.mover(), &mut Vec::new(), &mut nodes);
@@ -218,7 +198,7 @@ fn two_players_max_n_equals_negamax_margin() {
             let start = g("mankala-2p", pits, seeds, opts, None);
             let mut positions = vec![start.clone()];
             positions.extend(start.children().into_iter().map(|(_, c)| c));
-            let r = reference_for(&start);
+            let r = Ref::for_game(&start);
             let mut memo = std::collections::HashMap::new();
             for game in positions {
                 if game.is_over() {

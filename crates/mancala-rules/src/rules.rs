@@ -259,17 +259,19 @@ impl Rules {
         let m = variant.pits as usize;
         let max_seeds = variant.total_seeds() as usize;
         let spec = (variant.family() == Family::Sowing).then(|| Spec::new(&variant));
-        let paths: Vec<Vec<u8>> = (0..m)
-            .map(|o| sowing_path(variant.family(), m, o, spec.is_some_and(|s| s.store)))
-            .collect();
-        // The sowing family sows seed by seed: no table of sowings.
-        let table_len = if spec.is_some() {
-            0
-        } else {
-            m * (max_seeds + 1)
+        let stores_sown = match spec {
+            Some(s) => s.store,
+            None => variant.family() == Family::Kalah,
         };
-        let mut sowings = vec![Sowing::default(); table_len];
-        for (o, path) in paths.iter().enumerate() {
+        let paths: Vec<Vec<u8>> = (0..m)
+            .map(|o| sowing_path(variant.family(), m, o, stores_sown))
+            .collect();
+        let mut sowings = Vec::new();
+        // The sowing family sows seed by seed: no table of sowings.
+        if spec.is_none() {
+            sowings = vec![Sowing::default(); m * (max_seeds + 1)];
+        }
+        for (o, path) in paths.iter().enumerate().filter(|_| spec.is_none()) {
             let mut s = Sowing::default();
             for k in 1..=max_seeds {
                 let pos = path[(k - 1) % path.len()];
@@ -279,9 +281,7 @@ impl Rules {
                     s.add += 1u128 << (8 * pos as usize);
                 }
                 s.last = pos;
-                if let Some(slot) = sowings.get_mut(o * (max_seeds + 1) + k) {
-                    *slot = s;
-                }
+                sowings[o * (max_seeds + 1) + k] = s;
             }
         }
         Rules {
@@ -353,10 +353,8 @@ impl Rules {
     /// `(mover's, opponent's)`. A row running empty ends some games; those positions are never
     /// reached and are not indexed.
     pub fn rows_never_empty(&self) -> (bool, bool) {
-        match self.spec.map(|s| s.end) {
-            Some(End::EmptyRowSweep | End::FirstEmptyEnds) => (true, true),
-            _ => (false, false),
-        }
+        let ends = self.spec.is_some_and(|s| s.empty_row_ends());
+        (ends, ends)
     }
 
     /// The sowing family's moves: each sown seed by seed (see `crate::sowing`).
@@ -371,10 +369,7 @@ impl Rules {
             End::NobodyTakesRest | End::FirstEmptyEnds => (0, 0),
             End::EmptyRowSweep | End::Pass => (own as u8, opp as u8),
         };
-        let row_empty = own == 0 || opp == 0;
-        if row_empty && matches!(spec.end, End::EmptyRowSweep | End::FirstEmptyEnds)
-            || own + opp == 0
-        {
+        if (own == 0 || opp == 0) && spec.empty_row_ends() || own + opp == 0 {
             return Some(stuck);
         }
         if own == 0 {
@@ -437,8 +432,7 @@ impl Rules {
         let opp = byte_sum(nb.opp(m));
         let over = out.landing == Landing::RoundOver
             || own + opp == 0
-            || (own == 0 || opp == 0)
-                && matches!(spec.end, End::EmptyRowSweep | End::FirstEmptyEnds);
+            || (own == 0 || opp == 0) && spec.empty_row_ends();
         if over {
             if spec.end == End::EmptyRowSweep {
                 c.gain += own as u8;
@@ -698,10 +692,11 @@ impl Rules {
                     ((rotated | 1 << len).trailing_zeros() as usize).min(len)
                 }
                 // A quiet sowing stops before the store: own pits o+1..m-1 only.
-                Family::Kalah | Family::Sowing => {
+                Family::Kalah => {
                     let len = m - 1 - o;
                     ((empty >> (o + 1) | 1 << len).trailing_zeros() as usize).min(len)
                 }
+                Family::Sowing => unreachable!("the sowing family is not un-sown"),
             };
             let sowings = &self.sowings[o * stride..(o + 1) * stride];
             for (k, s) in sowings.iter().enumerate().take(run + 1).skip(1) {
@@ -710,7 +705,8 @@ impl Rules {
                 // The last seed clearly captured nothing: `cand` sows into `after` exactly.
                 let surely_quiet = match family {
                     Family::Awari => (s.last as usize) < m || (last != 2 && last != 3),
-                    Family::Kalah | Family::Sowing => last != 1,
+                    Family::Kalah => last != 1,
+                    Family::Sowing => unreachable!("the sowing family is not un-sown"),
                 };
                 if (surely_quiet && fed) || self.quietly_reaches(cand, o, p, fed) {
                     out.push(cand);
@@ -770,26 +766,18 @@ impl Rules {
     }
 }
 
-/// The cycle of pits a sowing from `origin` visits (for the sowing family, one lap of its
-/// cycle, through the own store if `store`).
+/// The cycle of pits a sowing from `origin` visits (through the own store if `store`).
 fn sowing_path(family: Family, m: usize, origin: usize, store: bool) -> Vec<u8> {
     match family {
-        Family::Sowing => {
+        // All pits but the origin, which is skipped on laps.
+        Family::Awari => (1..2 * m).map(|d| ((origin + d) % (2 * m)) as u8).collect(),
+        // Own pits after the origin, the own store (Kalah; some of the sowing family), the
+        // opponent's pits, own pits up to the origin (no skip).
+        Family::Kalah | Family::Sowing => {
             let mut p: Vec<u8> = (origin + 1..m).map(|i| i as u8).collect();
             if store {
                 p.push(STORE);
             }
-            p.extend((m..2 * m).map(|i| i as u8));
-            p.extend((0..=origin).map(|i| i as u8));
-            p
-        }
-        // All pits but the origin, which is skipped on laps.
-        Family::Awari => (1..2 * m).map(|d| ((origin + d) % (2 * m)) as u8).collect(),
-        // Own pits after the origin, the own store, the opponent's pits, own pits up to the
-        // origin (no skip).
-        Family::Kalah => {
-            let mut p: Vec<u8> = (origin + 1..m).map(|i| i as u8).collect();
-            p.push(STORE);
             p.extend((m..2 * m).map(|i| i as u8));
             p.extend((0..=origin).map(|i| i as u8));
             p

@@ -64,6 +64,11 @@ pub(crate) struct Spec {
 }
 
 impl Spec {
+    /// Does a row running empty end the game (Kalah's sweep, Mankala's rule 4)?
+    pub fn empty_row_ends(&self) -> bool {
+        matches!(self.end, End::EmptyRowSweep | End::FirstEmptyEnds)
+    }
+
     pub fn new(v: &Variant) -> Spec {
         let r = v.rules;
         let mut s = Spec {

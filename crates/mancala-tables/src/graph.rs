@@ -38,12 +38,17 @@ impl QuietGraph {
             c.store(total, Relaxed);
             total += k;
         }
-        let offsets: Vec<u64> = counts.iter().map(|c| c.load(Relaxed)).collect();
         let preds: Vec<AtomicU32> = (0..total).map(|_| AtomicU32::new(0)).collect();
         for_each_quiet_move(rules, ix, n, |from, to| {
             let slot = counts[to as usize].fetch_add(1, Relaxed);
             preds[slot as usize].store(from as u32, Relaxed);
         });
+        // Each cursor now stands at the end of its position's slots, which is where the next
+        // position's begin: shifted one place on (a 0 in front, the spare last entry dropped)
+        // they are the offsets. The conversions reuse the allocations.
+        let mut offsets: Vec<u64> = counts.into_iter().map(AtomicU64::into_inner).collect();
+        offsets.rotate_right(1);
+        offsets[0] = 0;
         QuietGraph {
             offsets,
             preds: preds.into_iter().map(AtomicU32::into_inner).collect(),

@@ -175,29 +175,7 @@ impl Ctx<'_> {
                 let mut preds = Vec::new();
                 let mut batch: Vec<(Board, usize)> = Vec::with_capacity(BATCH + 16);
                 for b in items {
-                    if let Some(g) = self.graph {
-                        let r = self.ix.rank(*b).expect("a frontier position is indexed");
-                        for &q in g.preds(r) {
-                            prefetch(&self.cells[q as usize]);
-                            batch.push((self.ix.unrank(self.n, q as u64), q as usize));
-                        }
-                        if batch.len() >= BATCH {
-                            self.update(t, won, &batch, &mut w, &mut l);
-                            batch.clear();
-                        }
-                        continue;
-                    }
-                    self.rules.predecessors(*b, &mut preds);
-                    // A predecessor's opponent is the side to move in `b`, whose row the
-                    // move did not touch unless the sowing went round: rank that row once.
-                    let row = self.ix.rows_of(*b).0;
-                    let known = (row, self.ix.opp_rows().rank(row));
-                    for &q in &preds {
-                        if let Some(rq) = self.ix.rank_sharing_opp(q, known) {
-                            prefetch(&self.cells[rq as usize]);
-                            batch.push((q, rq as usize));
-                        }
-                    }
+                    self.gather(*b, &mut preds, &mut batch);
                     if batch.len() >= BATCH {
                         self.update(t, won, &batch, &mut w, &mut l);
                         batch.clear();
@@ -209,6 +187,41 @@ impl Ctx<'_> {
             .collect::<Vec<_>>()
             .into_iter()
             .collect()
+    }
+
+    /// Adds the in-tier predecessors of `b` and their ranks to `batch`, prefetching their
+    /// cells. From a quiet-move graph only the rank is known; the board is worked out (by
+    /// [`Ctx::board`]) only for the few predecessors that get decided.
+    #[inline]
+    fn gather(&self, b: Board, preds: &mut Vec<Board>, batch: &mut Vec<(Board, usize)>) {
+        if let Some(g) = self.graph {
+            let r = self.ix.rank(b).expect("a frontier position is indexed");
+            for &q in g.preds(r) {
+                prefetch(&self.cells[q as usize]);
+                batch.push((Board::EMPTY, q as usize));
+            }
+            return;
+        }
+        self.rules.predecessors(b, preds);
+        // A predecessor's opponent is the side to move in `b`, whose row the move did not
+        // touch unless the sowing went round: rank that row once.
+        let row = self.ix.rows_of(b).0;
+        let known = (row, self.ix.opp_rows().rank(row));
+        for &q in preds.iter() {
+            if let Some(rq) = self.ix.rank_sharing_opp(q, known) {
+                prefetch(&self.cells[rq as usize]);
+                batch.push((q, rq as usize));
+            }
+        }
+    }
+
+    /// The board of a gathered predecessor (unranked when it came from the graph).
+    #[inline]
+    fn board(&self, q: Board, rq: usize) -> Board {
+        match self.graph {
+            Some(_) => self.ix.unrank(self.n, rq as u64),
+            None => q,
+        }
     }
 
     /// Applies a batch of predecessor updates: a child entered `W_t` (`won`) or `L_t`.
@@ -232,10 +245,10 @@ impl Ctx<'_> {
                     && value(before) <= -t
                     && self.decide_shared(rq, -t)
                 {
-                    l.push(q);
+                    l.push(self.board(q, rq));
                 }
             } else if self.decide_shared(rq, t) {
-                w.push(q);
+                w.push(self.board(q, rq));
             }
         }
     }

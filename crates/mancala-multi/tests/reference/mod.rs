@@ -27,6 +27,28 @@ pub enum State {
 }
 
 impl Ref {
+    /// The reference for the rule set of a game of the crate (its options read back).
+    pub fn for_game(game: &mancala_multi::MultiGame) -> Ref {
+        use mancala_multi::FourScope;
+        let o = game.options();
+        Ref {
+            n: game.players(),
+            p: game.pits_per_player(),
+            capturer_stays: o.capturer_stays,
+            first_empty_ends: o.first_empty_ends,
+            houses_not_sown: o.houses_not_sown,
+            one_opposite: o.one_opposite,
+            must_feed: o.must_feed,
+            keep_last_seed: o.keep_last_seed,
+            relay: o.relay,
+            four: o.capture_four.map(|s| match s {
+                FourScope::Any => "any",
+                FourScope::Own => "own",
+                FourScope::Opponents => "opponents",
+            }),
+        }
+    }
+
     pub fn new(n: usize, p: usize) -> Ref {
         Ref {
             n,
