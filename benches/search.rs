@@ -13,8 +13,7 @@ fn rules(preset: Preset, pits: u32, seeds: u32, empty_capture: bool) -> Rules {
         pits: Some(pits),
         seeds: Some(seeds),
         empty_capture,
-        grand_slam: None,
-        rules: Default::default(),
+        ..Default::default()
     };
     Rules::new(Variant::new(preset, opts).unwrap())
 }

@@ -30,6 +30,11 @@ pub struct VariantArgs {
     /// optional rules, also as rule1..rule10); `mancala variants` lists each preset's options
     #[arg(long = "rule", value_name = "NAME")]
     pub rules: Vec<String>,
+    /// Nam-nam, a round after the first: who owns each pit, one letter s or n a pit, South's
+    /// pits then North's in North's sowing order, e.g. ssssssnnsnnn (South won a pit of North's
+    /// row). A position then ends with the side to move: `... north`
+    #[arg(long, value_name = "SN...")]
+    pub owners: Option<String>,
 }
 
 impl VariantArgs {
@@ -60,6 +65,15 @@ impl VariantArgs {
                 empty_capture: self.empty_capture,
                 grand_slam,
                 rules: RuleSet::parse(preset, &self.rules)?,
+                // Elsewhere than nam-nam the option itself is the error, whatever its text.
+                owners: match &self.owners {
+                    Some(t) if preset == Preset::NamNam => Some(Variant::parse_owners(
+                        pits.unwrap_or(preset.default_size().0 as u32),
+                        t,
+                    )?),
+                    Some(_) => Some(0),
+                    None => None,
+                },
             },
         )?)
     }

@@ -106,8 +106,7 @@ impl BenchCmd {
                     pits: Some(c.pits),
                     seeds: Some(c.seeds),
                     empty_capture: c.empty_capture,
-                    grand_slam: None,
-                    rules: Default::default(),
+                    ..Default::default()
                 },
             )?;
             let rules = Rules::new(variant);

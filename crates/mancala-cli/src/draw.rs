@@ -2,7 +2,8 @@
 //!
 //! South sits at the bottom and sows left to right; North's row is drawn right to left, so the
 //! drawing follows the counter-clockwise sowing. Each row is labelled with its owner's pit
-//! indices (0 = the owner's leftmost pit), the numbers `--moves` takes.
+//! indices (0 = the owner's leftmost pit), the numbers `--moves` takes. In a later nam-nam
+//! round a player may own pit `j` of the other row: he plays it as move `m + j`.
 
 use mancala_rules::{Family, Game};
 use std::fmt::Write;
@@ -29,6 +30,22 @@ pub fn draw(game: &Game) -> String {
     let _ = writeln!(s, "{pad}{row}");
     let south: String = (0..m).map(label).collect();
     let _ = writeln!(s, "{pad}{}  South", south.trim_end());
+    // A later nam-nam round: say which pits changed hands, and the move that plays each.
+    if rules.sided() {
+        let owners = rules.variant().owners;
+        for i in 0..2 * m {
+            let (row, j) = if i < m {
+                ("South", i)
+            } else {
+                ("North", i - m)
+            };
+            let south_owns = owners >> i & 1 == 1;
+            if south_owns != (i < m) {
+                let owner = if south_owns { "South" } else { "North" };
+                let _ = writeln!(s, "{row}'s pit {j} belongs to {owner} (his move {})", m + j);
+            }
+        }
+    }
     let _ = write!(s, "Stores: South {south_store}, North {north_store}. ");
     if game.is_over() {
         let verdict = match south_store.cmp(&north_store) {

@@ -45,7 +45,7 @@ the value of every move, `help`, or `quit`.";
 /// Plays `game` to its end with the engine in `seat`, reading the person's moves from stdin.
 pub fn play(mut game: Game, seat: Seat, search: &SearchArgs) -> Result<()> {
     let rules = game.rules().clone();
-    let m = rules.pits();
+    let m = rules.move_limit();
     let tables = search.tables(&rules, game.board().total() as usize)?;
     let mut solver = search.solver(&rules, tables.as_ref())?;
     let printer = progress_printer(search.quiet);

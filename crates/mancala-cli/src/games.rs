@@ -4,7 +4,7 @@
 
 use crate::args::VariantArgs;
 use anyhow::{bail, Context, Result};
-use mancala_rules::Playable;
+use mancala_rules::{Phase, Playable};
 use std::io::{BufRead, IsTerminal, Write};
 
 /// Which crate plays a preset.
@@ -167,5 +167,81 @@ pub fn play_bao_engine(game: &mut mancala_bao::BaoGame, seat: &str, depth: u32) 
                 }
             }
         }
+    }
+}
+
+/// `mancala play nam-nam --match`: nam-nam over all its rounds, pits changing hands between
+/// them (the rules are `mancala_rules::NamNamMatch`'s; this only shows them).
+pub struct NamNamPlay(pub mancala_rules::NamNamMatch);
+
+impl Playable for NamNamPlay {
+    fn describe(&self) -> String {
+        let g = self.0.game().rules().variant();
+        format!(
+            "nam-nam match ({} pits x {} seeds), round {}, owners {}",
+            g.pits,
+            g.seeds,
+            self.0.round(),
+            self.0.owners_text()
+        )
+    }
+
+    fn pits(&self) -> Vec<u32> {
+        let pits = self.0.game().absolute_pits();
+        pits.iter().map(|&p| p as u32).collect()
+    }
+
+    fn stores(&self) -> Vec<u32> {
+        self.0.game().stores().to_vec()
+    }
+
+    fn to_move(&self) -> String {
+        self.0.to_move().map_or("none", |s| s.name()).to_string()
+    }
+
+    fn is_over(&self) -> bool {
+        matches!(self.0.phase(), Phase::Over { .. })
+    }
+
+    fn legal(&self) -> Vec<String> {
+        self.0.legal()
+    }
+
+    fn play(&mut self, mv: &str) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+        Ok(self.0.play(mv)?)
+    }
+
+    fn draw(&self) -> String {
+        let mut s = String::new();
+        for r in self.0.results() {
+            s += &format!(
+                "round {}: South {} - North {} (owners {}, {} started)\n",
+                r.round,
+                r.captured[0],
+                r.captured[1],
+                r.owners,
+                r.starter.name()
+            );
+        }
+        match self.0.phase() {
+            Phase::Playing => s += &crate::draw::draw(self.0.game()),
+            Phase::Claiming { winner, left } => {
+                s += &format!(
+                    "{} won the round: he owns his row and chooses {left} more pit(s) of the other row: {}",
+                    winner.name(),
+                    self.0.legal().join(" ")
+                );
+            }
+            Phase::Over { winner: Some(w) } => {
+                s += &format!("Game over: {} holds every seed and wins.", w.name())
+            }
+            Phase::Over { winner: None } => {
+                s += &format!(
+                    "Game over: a draw, no winner after {} rounds.",
+                    mancala_rules::MAX_ROUNDS
+                )
+            }
+        }
+        s
     }
 }

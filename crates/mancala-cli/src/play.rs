@@ -5,7 +5,7 @@ use crate::draw::draw;
 use crate::games::{self, Home};
 use anyhow::{Context, Result};
 use clap::Args;
-use mancala_rules::{parse_moves, parse_position, Game, Side};
+use mancala_rules::{parse_moves, parse_position, Game, Playable, Side};
 use serde_json::json;
 
 #[derive(Args, Debug)]
@@ -33,6 +33,12 @@ pub struct PlayCmd {
     #[arg(long)]
     swap: bool,
 
+    /// Play the whole game over its rounds: nam-nam (pits change hands between rounds; the
+    /// round's winner names the pits he takes, moves t0..) or el-akil / el-ghasheem (rounds
+    /// until a player's captures reach 60, the same --setup every round)
+    #[arg(long = "match")]
+    whole_match: bool,
+
     /// Bao engine: search depth in plies
     #[arg(long, value_name = "PLIES", default_value_t = 6)]
     depth: u32,
@@ -53,6 +59,9 @@ pub struct PlayCmd {
 impl PlayCmd {
     pub fn run(&self) -> Result<()> {
         crate::games::check_playable(&self.variant.variant)?;
+        if self.whole_match {
+            return self.run_match();
+        }
         if let Some(home) = crate::games::home(&self.variant.variant) {
             return self.run_elsewhere(home);
         }
@@ -60,11 +69,12 @@ impl PlayCmd {
             anyhow::bail!("--setup and --swap belong to the forced-move games (madjnuni, el-akil, el-ghasheem)");
         }
         let rules = self.variant.rules()?;
-        let m = rules.pits();
+        let m = rules.move_limit();
         let mut game = match &self.position {
             Some(p) => {
                 let b = parse_position(&rules, p)?;
-                Game::from_position(rules, b, Side::South)
+                let side = if b.north() { Side::North } else { Side::South };
+                Game::from_position(rules, b, side)
             }
             None => Game::new(rules),
         };
@@ -94,6 +104,120 @@ impl PlayCmd {
         } else {
             println!("{}", game.rules().variant());
             println!("{}", draw(&game));
+        }
+        Ok(())
+    }
+
+    /// `--match`: nam-nam's rounds move by move, or an el-akil set played out.
+    fn run_match(&self) -> Result<()> {
+        let name = self.variant.variant.trim().to_ascii_lowercase();
+        if self.engine.is_some() || self.position.is_some() {
+            anyhow::bail!(
+                "--match starts from the start of the game: drop --engine and --position"
+            );
+        }
+        if name == "nam-nam" {
+            let v = &self.variant;
+            if !v.rules.is_empty() || v.owners.is_some() {
+                anyhow::bail!("--match plays nam-nam's own rounds: drop --rule and --owners");
+            }
+            let (pits, seeds) = games::sizes(v)?;
+            let mut game = games::NamNamPlay(mancala_rules::NamNamMatch::new(pits, seeds)?);
+            if let Some(list) = &self.moves {
+                games::play_moves(&mut game, list)?;
+            }
+            if self.json {
+                let mut v = games::to_json(&name, &game);
+                v["round"] = json!(game.0.round());
+                v["owners"] = json!(game.0.owners_text());
+                v["rounds"] = game
+                    .0
+                    .results()
+                    .iter()
+                    .map(|r| json!({"round": r.round, "owners": r.owners, "starter": r.starter.name(), "captured": r.captured}))
+                    .collect();
+                println!("{v}");
+            } else {
+                println!("{}", game.describe());
+                println!("{}", game.draw());
+            }
+            return Ok(());
+        }
+        if !matches!(name.as_str(), "el-akil" | "el-ghasheem") {
+            anyhow::bail!(
+                "--match is for the games played in rounds: nam-nam, el-akil, el-ghasheem"
+            );
+        }
+        if self.moves.is_some() {
+            anyhow::bail!("{name} has no choices during play: drop --moves");
+        }
+        let (pits, seeds) = games::sizes(&self.variant)?;
+        let opts = mancala_forced::MatchOptions {
+            swap: self.swap.then_some(true),
+            ..Default::default()
+        };
+        let r = mancala_forced::play_match(
+            &name,
+            pits,
+            seeds,
+            &self.variant.rules,
+            self.setup.as_deref(),
+            &opts,
+        )?;
+        if self.json {
+            let rounds: Vec<_> = r
+                .rounds
+                .iter()
+                .map(|x| {
+                    json!({
+                        "round": x.number,
+                        "distributor": x.distributor.as_str(),
+                        "swapped": x.swapped,
+                        "first_mover": x.first_mover.as_str(),
+                        "captured": x.captured,
+                        "totals": x.totals,
+                        "moves": x.moves,
+                    })
+                })
+                .collect();
+            let v = json!({
+                "variant": name,
+                "rules": r.description,
+                "target": r.target,
+                "winner": r.winner_str(),
+                "decided_in": r.decided_in,
+                "totals": r.totals,
+                "rounds": rounds,
+            });
+            println!("{v}");
+            return Ok(());
+        }
+        println!("{} — a set to {} captured seeds", r.description, r.target);
+        for x in &r.rounds {
+            println!(
+                "round {}: {} distributes{}, captures A {} B {}, totals A {} B {}",
+                x.number,
+                x.distributor.as_str().to_uppercase(),
+                if x.swapped {
+                    ", the board is swapped"
+                } else {
+                    ""
+                },
+                x.captured[0],
+                x.captured[1],
+                x.totals[0],
+                x.totals[1]
+            );
+        }
+        match r.winner {
+            Some(w) => println!(
+                "{} wins the set in round {} ({} to {}).",
+                w.as_str().to_uppercase(),
+                r.decided_in,
+                r.totals[w.index()],
+                r.totals[w.other().index()]
+            ),
+            None => println!("The set is drawn ({} each).", r.totals[0]),
         }
         Ok(())
     }

@@ -116,6 +116,10 @@ fn describe(p: Preset) -> Value {
         Family::Awari => {}
         Family::Sowing => options.extend(Rule::for_preset(p).map(|r| json!({"name": r.1, "help": r.4}))),
     }
+    if p == Preset::NamNam {
+        options.push(json!({"name": "--owners", "help": "a later round: who owns each pit, s or n a pit, South's then North's (e.g. ssssssnnsnnn); positions then end with the side to move"}));
+        options.push(json!({"name": "--match", "help": "play: every round, the winner taking pits of the other row (t0..)"}));
+    }
     json!({
         "name": p.name(),
         "family": match p.family() { Family::Awari => "awari", Family::Kalah => "kalah", Family::Sowing => "sowing" },

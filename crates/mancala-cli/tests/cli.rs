@@ -329,3 +329,81 @@ fn solve_values_a_forced_setup_and_the_swap() {
     );
     assert_eq!(v["distributor_value"], 29);
 }
+
+/// A later nam-nam round (`--owners`): tables, queries for either side to move, and the
+/// whole game over its rounds (`play --match`).
+#[test]
+fn nam_nam_rounds_from_the_command_line() {
+    let dir = scratch("nam-nam-owners");
+    let d = dir.to_str().unwrap();
+    let round = ["--pits", "3", "--owners", "sssnsn", "--dir", d];
+    let mut build = vec!["build", "nam-nam", "--max-seeds", "12", "-q"];
+    build.extend(round);
+    assert!(mancala(&build).status.success());
+    let query = |pos: &str| {
+        let mut args = vec!["query", "nam-nam", pos, "--json"];
+        args.extend(round);
+        json(&args)
+    };
+    // The same pits, worth +12 to South (who owns North's middle pit, his move 4) and -12 to
+    // North, who owns only his pits 0 and 2.
+    let south = query("2 2 2 2 2 2");
+    assert_eq!(south["value"], 12);
+    let pits: Vec<u64> = south["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["pit"].as_u64().unwrap())
+        .collect();
+    assert_eq!(pits, vec![0, 1, 2, 4]);
+    let north = query("2 2 2 2 2 2 north");
+    assert_eq!(north["value"], -12);
+    assert_eq!(north["moves"].as_array().unwrap().len(), 2);
+    let _ = std::fs::remove_dir_all(&dir);
+
+    let v = json(&["play", "nam-nam", "--match", "--moves", "0,1,2", "--json"]);
+    for key in [
+        "pits", "stores", "to_move", "over", "legal", "round", "owners",
+    ] {
+        assert!(!v[key].is_null(), "{key}");
+    }
+    assert_eq!(v["round"], 1);
+    assert_eq!(v["owners"], "ssssssnnnnnn");
+    assert_eq!(v["stores"], serde_json::json!([0, 4]));
+    assert_eq!(v["to_move"], "north");
+
+    assert_one_line_errors(&[
+        (
+            &["play", "awari", "--owners", "ss"],
+            "does not apply to awari",
+        ),
+        (&["play", "nam-nam", "--owners", "sss"], "12 letters"),
+        (
+            &["play", "awari", "--match"],
+            "nam-nam, el-akil, el-ghasheem",
+        ),
+        (
+            &["play", "kalah", "--position", "4 4 4 4 4 4 4 4 4 4 4 4 n"],
+            "own different pits",
+        ),
+        (
+            &["play", "awari", "--pits", "8", "--seeds", "8"],
+            "at most 127 seeds",
+        ),
+    ]);
+}
+
+/// `play el-akil --match`: rounds until a player's captures reach 60.
+#[test]
+fn el_akil_match_to_sixty() {
+    let v = json(&["play", "el-akil", "--match", "--json"]);
+    assert_eq!(v["target"], 60);
+    assert_eq!(v["winner"], "b");
+    assert_eq!(v["decided_in"], 2);
+    assert_eq!(v["totals"], serde_json::json!([43, 61]));
+    let rounds = v["rounds"].as_array().unwrap();
+    assert_eq!(rounds.len(), 2);
+    assert_eq!(rounds[0]["distributor"], "a");
+    assert_eq!(rounds[1]["distributor"], "b");
+    assert_eq!(rounds[0]["captured"], serde_json::json!([29, 43]));
+}

@@ -64,7 +64,8 @@
 //!   in played games.
 //!
 //! At the end every seed is in a barn. More seeds wins; equal is a draw (madjnuni: 50+ of 98 wins,
-//! 49:49 draws; el-akil's 36:36 is likewise a draw, its match play to 60 is not modelled).
+//! 49:49 draws; el-akil's 36:36 is likewise a draw). El-akil and el-ghasheem are also played as
+//! a set of rounds, see *Match play*.
 //!
 //! # Setups and the pie rule
 //! * madjnuni: every pit at least 2, all `total` seeds laid out; the distributor **always moves
@@ -85,12 +86,36 @@
 //! [`solve_setup`] plays both games; the second player **swaps iff that gives him strictly more
 //! seeds** (a tie keeps the board as laid out).
 //!
+//! # Match play (el-akil, el-ghasheem)
+//! «Первый игрок, который последовательно доводил счёт захваченных камней до шестидесяти,
+//! выигрывал весь сет»: [`play_match`] plays rounds, each a fresh game with all `total` seeds,
+//! until one player's captures over the rounds reach the target ([`MATCH_TARGET`] = 60). The
+//! players are called A and B. The source leaves the following open; the readings are:
+//! * **Setup**: the same layout every round, laid out by that round's distributor (as South).
+//! * **Distributor**: A in round 1, then **alternating** (A, B, A, ...), as in madjnuni's
+//!   "return game, the roles swap" (3.4). "The loser distributes" would need a rule for a drawn
+//!   round, which the source does not give.
+//! * **Swap**: the non-distributor decides each round with the valuation of [`solve_setup`]
+//!   (he swaps iff that round played swapped gives him strictly more seeds), or a fixed choice
+//!   ([`MatchOptions::swap`]). With one setup for the whole match the choice is the same every
+//!   round. The valuation looks at the round only, not at the race to the target.
+//! * **When the target counts**: "the first to bring the count to 60" is checked **after every
+//!   capture**, so a set is usually decided mid-round; that round stops there and the seeds left
+//!   on the board are not counted. The end-of-round sweep (each side taking seeds at `one-each`,
+//!   `no-feed`, `cycle`, ...) counts as captured too; if it brings both players to the target at
+//!   once, the larger total wins and equal totals draw the set.
+//! * **Round limit**: every round puts all its seeds into the barns, so a match ends within
+//!   `target` rounds; still, at most [`MATCH_ROUND_LIMIT`] rounds (or
+//!   [`MatchOptions::round_limit`]) are played, then [`ForcedError::RoundLimit`].
+//! * Madjnuni has no set rule in the source: [`ForcedError::NoMatchPlay`].
+//!
 //! # Playable
 //! [`ForcedGame`] implements [`mancala_rules::Playable`]: `pits()` in absolute order, `stores()`
 //! = [South, North] captured, the one legal move is the mover's own pit index (`play` also takes
 //! `next` or a letter `a..`).
 
 mod game;
+mod matchplay;
 mod playable;
 mod rules;
 mod setup;
@@ -98,6 +123,9 @@ mod solve;
 
 pub use game::{first_mover, EndReason, ForcedGame, MoveReport};
 pub use mancala_rules::Side;
+pub use matchplay::{
+    MatchOptions, MatchPlayer, MatchReport, MatchRound, Reached, MATCH_ROUND_LIMIT, MATCH_TARGET,
+};
 pub use rules::{
     AkilSetup, ForcedRules, HeadEmpty, Pairing, Preset, SerialDir, MAX_PITS, MAX_TOTAL,
 };
@@ -143,6 +171,17 @@ pub enum ForcedError {
     GameOver(String),
     #[error("about {count} setups to try, more than the limit {limit}; use fewer pits or seeds")]
     TooManySetups { count: u128, limit: u64 },
+    #[error("{preset} has no match play in the source; play a match of el-akil or el-ghasheem")]
+    NoMatchPlay { preset: &'static str },
+    #[error("the match target must be at least 1 captured seed, not {got}")]
+    BadTarget { got: u32 },
+    #[error("nobody reached {target} seeds in {limit} rounds (A {a}, B {b}); raise the round limit or lower the target")]
+    RoundLimit {
+        limit: u32,
+        target: u32,
+        a: u32,
+        b: u32,
+    },
 }
 
 /// The forced-move presets.
@@ -228,4 +267,27 @@ pub fn best_setup(
 ) -> Result<BestSetup, ForcedError> {
     let r = ForcedRules::build(preset, pits, total, rules)?;
     solve::search(&r, limit.unwrap_or(BEST_SETUP_LIMIT))
+}
+
+/// Plays an el-akil / el-ghasheem match (a set): rounds of the same `setup` (None: the default
+/// setup), the distributor alternating from player A, until one player's captures over the rounds
+/// reach `opts.target`. `preset`, `pits`, `total`, `rules` and `setup` are as for [`new_game`];
+/// the readings are in the crate docs (*Match play*). Madjnuni is refused
+/// ([`ForcedError::NoMatchPlay`]), as are a target of 0 and a match not decided within
+/// `opts.round_limit` rounds ([`ForcedError::RoundLimit`]).
+pub fn play_match(
+    preset: &str,
+    pits: Option<u32>,
+    total: Option<u32>,
+    rules: &[String],
+    setup: Option<&str>,
+    opts: &MatchOptions,
+) -> Result<MatchReport, ForcedError> {
+    if Preset::from_name(preset) == Some(Preset::Madjnuni) {
+        return Err(ForcedError::NoMatchPlay {
+            preset: Preset::Madjnuni.name(),
+        });
+    }
+    let (r, s) = rules_and_setup(preset, pits, total, rules, setup)?;
+    matchplay::run_match(&r, &s, opts)
 }

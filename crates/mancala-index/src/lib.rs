@@ -14,6 +14,10 @@
 //!
 //! `rank = base[n][a] + rank_own(own row) * count_opp(n - a) + rank_opp(opp row)`.
 //!
+//! Where the two players own different pits (a later nam-nam round) a position also says who
+//! is to move (the board's `NORTH` flag): such a tier holds every South-to-move position, then
+//! the same positions with North to move, `rank = flag * half + rank of the pits`.
+//!
 //! So a rank is two short independent chains of table lookups, and a solver that already
 //! knows the ranks of both rows (because it moves whole rows through precomputed tables)
 //! gets a position's rank with one multiply-add. All positions with the same row to move are
@@ -23,7 +27,7 @@ mod rows;
 
 pub use rows::{RowRule, Rows};
 
-use mancala_rules::{byte_sum, Board, Family, Rules};
+use mancala_rules::{byte_sum, Board, Family, Rules, NORTH};
 
 /// Errors from building an index.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -43,6 +47,8 @@ pub struct Spec {
     pub extra: Option<Board>,
     /// A tier no game reaches, indexed as empty.
     pub unreachable_tier: Option<usize>,
+    /// Positions carry the side to move (see the module docs): every tier is two halves.
+    pub sided: bool,
 }
 
 impl Spec {
@@ -55,6 +61,7 @@ impl Spec {
                 opp: RowRule::HasEmptyPit,
                 extra: Some(rules.start()),
                 unreachable_tier: rules.max_seeds().checked_sub(1),
+                sided: false,
             },
             Family::Kalah => Spec {
                 pits: m,
@@ -62,6 +69,7 @@ impl Spec {
                 opp: RowRule::NonEmpty,
                 extra: None,
                 unreachable_tier: None,
+                sided: false,
             },
             Family::Sowing => {
                 let rule = |never_empty| {
@@ -78,6 +86,7 @@ impl Spec {
                     opp: rule(opp),
                     extra: None,
                     unreachable_tier: None,
+                    sided: rules.sided(),
                 }
             }
         }
@@ -104,7 +113,8 @@ impl Spec {
                     return 0;
                 }
                 let regular: u128 = (0..=n).map(|a| own[a] * opp[n - a]).sum();
-                regular + self.extra_in_tier(n).is_some() as u128
+                let half = regular + self.extra_in_tier(n).is_some() as u128;
+                half << self.sided as u32
             })
             .collect()
     }
@@ -217,7 +227,18 @@ impl Indexer {
     /// The rank of `b` within its tier, or `None` if it is not indexed.
     #[inline]
     pub fn rank(&self, b: Board) -> Option<u64> {
+        if self.spec.sided {
+            let pits = b.pits_only();
+            let r = mancala_rules::by_width!(self.spec.pits, M => self.rank_m::<M>(pits))?;
+            return Some(r + b.north() as u64 * self.half(pits.total() as usize));
+        }
         mancala_rules::by_width!(self.spec.pits, M => self.rank_m::<M>(b))
+    }
+
+    /// Positions of tier `n` with one side to move (all of them unless [`Spec::sided`]).
+    #[inline(always)]
+    pub fn half(&self, n: usize) -> u64 {
+        self.sizes[n] >> self.spec.sided as u32
     }
 
     /// [`Indexer::rank`] for boards of width `M`: the rows come out with immediate shifts and
@@ -236,7 +257,7 @@ impl Indexer {
             self.opp.rank_m::<M>(opp, n - a),
         ) {
             (Some(ro), Some(rp)) => Some(self.rank_of_rows(n, a, ro, rp)),
-            _ => (self.extras[n] == Some(b)).then(|| self.sizes[n] - 1),
+            _ => (self.extras[n] == Some(b)).then(|| self.half(n) - 1),
         }
     }
 
@@ -255,7 +276,7 @@ impl Indexer {
     #[inline]
     pub fn rank_sharing_opp(&self, b: Board, (row, rank): (u64, Option<u64>)) -> Option<u64> {
         let (own, opp) = self.rows_of(b);
-        if opp != row {
+        if opp != row || self.spec.sided {
             return self.rank(b);
         }
         let a = byte_sum(own) as usize;
@@ -265,7 +286,7 @@ impl Indexer {
         }
         match (self.own.rank_of(own, a), rank) {
             (Some(ro), Some(rp)) => Some(self.rank_of_rows(n, a, ro, rp)),
-            _ => (self.extras[n] == Some(b)).then(|| self.sizes[n] - 1),
+            _ => (self.extras[n] == Some(b)).then(|| self.half(n) - 1),
         }
     }
 
@@ -277,8 +298,12 @@ impl Indexer {
     /// The position of rank `rank` in tier `n` (`rank < size(n)`).
     pub fn unrank(&self, n: usize, rank: u64) -> Board {
         assert!(rank < self.sizes[n], "rank {rank} outside tier {n}");
+        let half = self.half(n);
+        if rank >= half {
+            return self.unrank(n, rank - half).with_north(true);
+        }
         if let Some(extra) = self.extras[n] {
-            if rank == self.sizes[n] - 1 {
+            if rank == self.half(n) - 1 {
                 return extra;
             }
         }
@@ -304,10 +329,18 @@ impl Indexer {
 
     /// The positions of tier `n` from rank `start` on, in rank order.
     pub fn walk_from(&self, n: usize, start: u64) -> Walk<'_> {
-        let size = self.sizes[n];
+        let size = self.half(n);
         let extra = self.extras[n];
         let regular = size - extra.is_some() as u64;
+        // A sided tier is walked as two halves: South to move, then North.
+        let (flag, start) = match self.spec.sided {
+            true if start >= size => (NORTH, start - size),
+            true => (0, start),
+            false => (0, start),
+        };
         let mut w = Walk {
+            flag,
+            north_follows: self.spec.sided && flag == 0,
             ix: self,
             n,
             a: 0,
@@ -330,6 +363,11 @@ impl Indexer {
 /// An iterator over a tier in rank order that steps to the successor without unranking.
 pub struct Walk<'a> {
     ix: &'a Indexer,
+    /// [`NORTH`] while walking the North-to-move half of a sided tier, else 0. Ranks below
+    /// are within the half.
+    flag: u128,
+    /// A sided tier's North half is still to come.
+    north_follows: bool,
     n: usize,
     /// Seeds on the mover's row.
     a: usize,
@@ -372,6 +410,23 @@ impl Walk<'_> {
         }
     }
 
+    /// The board the walk holds.
+    #[inline(always)]
+    fn held(&self) -> Board {
+        Board(self.ix.board(self.own, self.opp).0 | self.flag)
+    }
+
+    /// Moves on to the North half of a sided tier, before its first position.
+    fn enter_north_half(&mut self) {
+        self.flag = NORTH;
+        self.north_follows = false;
+        self.next_rank = 0;
+        self.started = false;
+        if self.regular > 0 {
+            self.jump(0);
+        }
+    }
+
     /// Puts the walk on regular rank `rank` (unranking).
     fn jump(&mut self, rank: u64) {
         let ix = self.ix;
@@ -391,13 +446,23 @@ impl Walk<'_> {
     pub fn seek(&mut self, rank: u64) -> Option<Board> {
         /// Steps cost a few ns each, a row's unrank some 50.
         const STEPS: u64 = 12;
+        // Ranks of a sided tier's North half are past the South half.
+        let rank = match (self.flag != 0, rank.checked_sub(self.size)) {
+            (true, Some(r)) => r,
+            (true, None) => return None,
+            (false, Some(r)) if self.north_follows => {
+                self.enter_north_half();
+                r
+            }
+            (false, _) => rank,
+        };
         // The rank of the rows held now.
         let held = self.next_rank - self.started as u64;
         if rank < held || rank >= self.size {
             return None;
         }
         if rank == held && self.started {
-            return Some(self.ix.board(self.own, self.opp));
+            return Some(self.held());
         }
         if rank >= self.regular || rank - held <= STEPS {
             let mut b = self.next();
@@ -414,7 +479,7 @@ impl Walk<'_> {
         }
         self.started = true;
         self.next_rank = rank + 1;
-        Some(self.ix.board(self.own, self.opp))
+        Some(self.held())
     }
 }
 
@@ -423,9 +488,13 @@ impl Iterator for Walk<'_> {
 
     #[inline]
     fn next(&mut self) -> Option<Board> {
-        let r = self.next_rank;
+        let mut r = self.next_rank;
         if r >= self.size {
-            return None;
+            if !self.north_follows || self.size == 0 {
+                return None;
+            }
+            self.enter_north_half();
+            r = 0;
         }
         self.next_rank += 1;
         if r >= self.regular {
@@ -435,11 +504,12 @@ impl Iterator for Walk<'_> {
             self.advance();
         }
         self.started = true;
-        Some(self.ix.board(self.own, self.opp))
+        Some(self.held())
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let left = (self.size - self.next_rank.min(self.size)) as usize;
+        let left = (self.size - self.next_rank.min(self.size)) as usize
+            + self.north_follows as usize * self.size as usize;
         (left, Some(left))
     }
 }

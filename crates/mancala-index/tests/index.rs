@@ -14,6 +14,22 @@ fn binom(n: i64, k: i64) -> u128 {
     r
 }
 
+/// A later nam-nam round: the players own different pits, so positions carry the side to move.
+fn nam_nam_round(pits: u32, seeds: u32, owners: &str) -> Rules {
+    Rules::new(
+        Variant::new(
+            Preset::NamNam,
+            Options {
+                pits: Some(pits),
+                seeds: Some(seeds),
+                owners: Some(Variant::parse_owners(pits, owners).unwrap()),
+                ..Options::default()
+            },
+        )
+        .unwrap(),
+    )
+}
+
 fn rules(preset: Preset, pits: u32, seeds: u32) -> Rules {
     Rules::new(
         Variant::new(
@@ -70,6 +86,15 @@ fn check_whole_tiers(r: &Rules, max: usize) {
             assert_eq!(ix.rank(b), Some(k), "{b:?}");
             assert_eq!(walk.next(), Some(b), "walk differs at rank {k} of tier {n}");
             assert!(spec.rows_ok(b) || Some(b) == spec.extra);
+            // A sided tier: South to move in the first half, North in the second, the same
+            // pits in the same order.
+            assert_eq!(b.north(), k >= ix.half(n));
+            if b.north() {
+                assert_eq!(b.pits_only(), ix.unrank(n, k - ix.half(n)));
+                if k == ix.half(n) {
+                    prev = None;
+                }
+            }
             if let (Some(p), true) = (prev, spec.rows_ok(b)) {
                 // By the seeds on the mover's row, then each row lexicographically with pit 0
                 // most significant, the mover's row first.
@@ -102,6 +127,19 @@ fn whole_tiers_round_trip_kalah() {
 }
 
 #[test]
+fn whole_tiers_round_trip_sided() {
+    let r = nam_nam_round(3, 2, "sssnsn");
+    assert!(Spec::for_rules(&r).sided);
+    let plain = Spec::for_rules(&rules(Preset::NamNam, 3, 2)).tier_sizes(12);
+    let sided = Spec::for_rules(&r).tier_sizes(12);
+    for n in 0..=12 {
+        assert_eq!(sided[n], 2 * plain[n], "tier {n}");
+    }
+    check_whole_tiers(&r, 12);
+    check_whole_tiers(&nam_nam_round(6, 4, "ssssssnnsnnn"), 6);
+}
+
+#[test]
 fn walk_from_the_middle() {
     let r = rules(Preset::Awari, 6, 4);
     let ix = Indexer::new(&r, 10).unwrap();
@@ -120,8 +158,12 @@ fn seek_lands_on_the_rank() {
         (Preset::Awari, 6, 4, 10),
         (Preset::Kalah, 3, 3, 12),
         (Preset::Awari, 2, 2, 8),
+        (Preset::NamNam, 3, 2, 9),
     ] {
-        let r = rules(preset, pits, seeds);
+        let r = match preset {
+            Preset::NamNam => nam_nam_round(pits, seeds, "snssnn"),
+            _ => rules(preset, pits, seeds),
+        };
         let ix = Indexer::new(&r, n).unwrap();
         let size = ix.size(n);
         for stride in [1u64, 5, 13, 40, 997, size / 3 + 1] {
@@ -173,6 +215,8 @@ fn children_of_indexed_positions_are_indexed() {
         rules(Preset::Kalah, 6, 4),
         rules(Preset::Awari, 3, 3),
         rules(Preset::Kalah, 3, 3),
+        nam_nam_round(3, 3, "ssssnn"),
+        nam_nam_round(6, 4, "nnsnnnnnnnnn"),
     ];
     for r in &variants {
         let max = 9.min(r.max_seeds());
@@ -199,5 +243,18 @@ fn children_of_indexed_positions_are_indexed() {
                 }
             }
         }
+    }
+}
+
+/// Walking a sided tier from a rank in its North half starts there.
+#[test]
+fn walk_from_the_north_half() {
+    let r = nam_nam_round(3, 2, "sssnsn");
+    let ix = Indexer::new(&r, 8).unwrap();
+    let n = 8;
+    for start in [0, ix.half(n) - 1, ix.half(n), ix.half(n) + 7] {
+        let got: Vec<Board> = ix.walk_from(n, start).collect();
+        let want: Vec<Board> = (start..ix.size(n)).map(|k| ix.unrank(n, k)).collect();
+        assert_eq!(got, want, "from {start}");
     }
 }

@@ -2,7 +2,7 @@
 //!
 //! Byte `i` holds pit `i` in mover-relative order: bytes `0..m` are the side to move's pits in
 //! its own sowing order, bytes `m..2m` the opponent's. With at most 8 pits a side and at most
-//! 128 seeds in a game, a byte never overflows, so a whole sowing is one masked add: there is
+//! 127 seeds in a game, a byte never overflows, so a whole sowing is one masked add: there is
 //! no carry between pits. Passing the turn is a rotation by `m` bytes.
 
 /// Seeds in every pit of a two-row board, one byte per pit, mover-relative.
@@ -27,8 +27,29 @@ pub const fn low_bytes(n: usize) -> u128 {
     }
 }
 
+/// Bit 127: North is to move (only in games whose players own different pits).
+pub const NORTH: u128 = 1 << 127;
+
 impl Board {
     pub const EMPTY: Board = Board(0);
+
+    /// Is North's flag set (see [`NORTH`])?
+    #[inline(always)]
+    pub fn north(self) -> bool {
+        self.0 & NORTH != 0
+    }
+
+    /// The pits alone, without North's flag.
+    #[inline(always)]
+    pub fn pits_only(self) -> Board {
+        Board(self.0 & !NORTH)
+    }
+
+    /// The board with North's flag set to `north`.
+    #[inline(always)]
+    pub fn with_north(self, north: bool) -> Board {
+        Board(self.0 & !NORTH | (north as u128) << 127)
+    }
 
     /// Builds a board from pit counts in mover-relative order.
     pub fn from_pits(pits: &[u8]) -> Board {
@@ -68,18 +89,20 @@ impl Board {
         ((self.0 >> (8 * m)) & low_bytes(m)) as u64
     }
 
-    /// The same position seen by the other side: the two rows swap.
+    /// The two rows swapped (North's flag, if any, stays as it is).
     #[inline(always)]
     pub fn flip(self, m: usize) -> Board {
-        let low = self.0 & low_bytes(m);
-        let high = self.0 >> (8 * m);
-        Board(high | (low << (8 * m)))
+        let flag = self.0 & NORTH;
+        let pits = self.0 ^ flag;
+        let low = pits & low_bytes(m);
+        let high = pits >> (8 * m);
+        Board(high | (low << (8 * m)) | flag)
     }
 
     /// Seeds in all pits.
     #[inline(always)]
     pub fn total(self) -> u32 {
-        byte_sum(self.0 as u64) + byte_sum((self.0 >> 64) as u64)
+        byte_sum(self.0 as u64) + byte_sum((self.0 >> 64) as u64 & (u64::MAX >> 1))
     }
 
     /// Bit `i` is set when pit `i` (of the first `n`) is empty.
@@ -133,6 +156,12 @@ mod tests {
         let b = Board::from_pits(&full);
         assert_eq!(b.flip(8).get(0), 9);
         assert_eq!(b.flip(8).get(15), 8);
+        let flagged = Board::from_pits(&[1, 2, 3, 4]).with_north(true);
+        assert_eq!(
+            flagged.flip(2),
+            Board::from_pits(&[3, 4, 1, 2]).with_north(true)
+        );
+        assert!(flagged.north() && !flagged.pits_only().north());
     }
 
     #[test]
@@ -153,8 +182,11 @@ mod tests {
 
     #[test]
     fn sums_and_sides() {
-        let b = Board::from_pits(&[128, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 255]);
-        assert_eq!(b.total(), 383);
+        let b = Board::from_pits(&[255, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 100]);
+        assert_eq!(b.total(), 355);
+        let b = Board::from_pits(&[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 127]);
+        assert_eq!(b.total(), 127);
+        assert_eq!(b.with_north(true).total(), 127);
         let b = Board::from_pits(&[1, 2, 3, 4, 5, 6]);
         assert_eq!(byte_sum(b.own(3)), 6);
         assert_eq!(byte_sum(b.opp(3)), 15);

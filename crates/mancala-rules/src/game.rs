@@ -69,6 +69,7 @@ impl Game {
     /// A game from `board` (mover-relative) with `to_move` to move and empty stores.
     pub fn from_position(rules: Rules, board: Board, to_move: Side) -> Game {
         let total = board.total();
+        let board = board.with_north(rules.sided() && to_move == Side::North);
         let mut g = Game {
             rules,
             board,
@@ -195,7 +196,7 @@ impl Game {
                 self.end = Some(EndReason::NoMoves);
             }
             // A player without seeds passes (the sowing family's pass move): no choice to ask.
-            Node::Moves(k) if self.board.own(self.rules.pits()) == 0 => {
+            Node::Moves(k) if self.rules.must_pass(self.board) => {
                 self.board = k.as_slice()[0].board;
                 self.to_move = self.to_move.other();
                 self.settle();
@@ -204,12 +205,13 @@ impl Game {
         }
     }
 
-    /// Each side takes the seeds on its own row; the game ends.
+    /// Each side takes the seeds in the pits it owns (its row, but in a later nam-nam round);
+    /// the game ends.
     fn sweep_rows(&mut self, why: EndReason) {
-        let m = self.rules.pits();
         let me = self.to_move.index();
-        self.stores[me] += crate::byte_sum(self.board.own(m));
-        self.stores[1 - me] += crate::byte_sum(self.board.opp(m));
+        let (mine, theirs) = self.rules.shares(self.board);
+        self.stores[me] += mine;
+        self.stores[1 - me] += theirs;
         self.board = Board::EMPTY;
         self.end = Some(why);
     }

@@ -11,6 +11,7 @@
 
 mod board;
 mod game;
+mod namnam;
 mod options;
 mod parse;
 mod playable;
@@ -18,13 +19,16 @@ mod rules;
 mod sowing;
 mod variant;
 
-pub use board::{byte_sum, ones, Board};
+pub use board::{byte_sum, ones, Board, NORTH};
 pub use game::{EndReason, Game, Side};
+pub use namnam::{NamNamMatch, Phase, RoundResult, MAX_ROUNDS};
 pub use options::{Rule, RuleSet, RULES};
 pub use parse::{parse_moves, parse_position};
 pub use playable::Playable;
-pub use rules::{Child, Children, Next, Node, Rules, PASS, STORE};
-pub use variant::{CaptureScope, Family, GrandSlam, Options, PlayEnd, Preset, Starving, Variant};
+pub use rules::{Child, Children, Next, Node, Rules, MAX_MOVES, PASS, STORE};
+pub use variant::{
+    CaptureScope, Family, GrandSlam, Options, PlayEnd, Preset, Starving, Variant, MAX_SEEDS,
+};
 
 /// Every way user input or a move can be wrong. Each message says what to do instead.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -59,6 +63,16 @@ pub enum RulesError {
         variant: &'static str,
         choices: String,
     },
+    #[error("{variant} holds at most {max} seeds (one byte a pit, its top bit kept free); {got} is too many: lower --pits or --seeds")]
+    TooManySeeds {
+        variant: &'static str,
+        got: u32,
+        max: u32,
+    },
+    #[error("{0}")]
+    BadMatchMove(String),
+    #[error("bad --owners: {0}")]
+    BadOwners(String),
     #[error("bad position: {0}")]
     BadPosition(String),
     #[error("bad move '{0}': give the mover's pit index 0..{1} (or a letter a..)")]

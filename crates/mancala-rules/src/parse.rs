@@ -3,13 +3,27 @@
 use crate::{Board, Rules, RulesError};
 
 /// Parses `2m` pit counts in mover-relative order, separated by spaces or commas.
-/// The total may not exceed the seeds of the game.
+/// The total may not exceed the seeds of the game. Where the players own different pits
+/// (a later nam-nam round, [`Rules::sided`]) a last word `north` or `south` (or `n`, `s`)
+/// says who is to move; South by default.
 pub fn parse_position(rules: &Rules, text: &str) -> Result<Board, RulesError> {
     let m = rules.pits();
-    let tokens: Vec<&str> = text
+    let mut tokens: Vec<&str> = text
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|t| !t.is_empty())
         .collect();
+    let mut north = false;
+    if let Some(side) = tokens.last().map(|t| t.to_ascii_lowercase()) {
+        if matches!(side.as_str(), "n" | "north" | "s" | "south") {
+            if !rules.sided() {
+                return Err(RulesError::BadPosition(format!(
+                    "'{side}': a side to move is given only where the players own different pits (nam-nam --owners); here the mover's pits come first"
+                )));
+            }
+            north = side.starts_with('n');
+            tokens.pop();
+        }
+    }
     if tokens.len() != 2 * m {
         return Err(RulesError::BadPosition(format!(
             "expected {} pit counts ({} per side, mover's pits first), got {}",
@@ -43,10 +57,11 @@ pub fn parse_position(rules: &Rules, text: &str) -> Result<Board, RulesError> {
             rules.max_seeds()
         )));
     }
-    Ok(Board::from_pits(&pits))
+    Ok(Board::from_pits(&pits).with_north(north))
 }
 
-/// Parses a move list like `0,3,5` or `a d f`: the mover's pit indices `0..m`.
+/// Parses a move list like `0,3,5` or `a d f`: the mover's pit indices `0..m` (`m` is
+/// [`Rules::move_limit`]: twice the pits a side where a player may own pits across).
 pub fn parse_moves(m: usize, text: &str) -> Result<Vec<usize>, RulesError> {
     text.split(|c: char| c.is_whitespace() || c == ',')
         .filter(|t| !t.is_empty())

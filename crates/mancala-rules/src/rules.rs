@@ -125,10 +125,14 @@ impl Child {
     }
 }
 
-/// The legal moves of a position, in increasing pit order (at most 8).
+/// Moves a position can have: a pit a move, and in a later nam-nam round the mover may own
+/// pits of both rows.
+pub const MAX_MOVES: usize = 16;
+
+/// The legal moves of a position, in increasing pit order.
 #[derive(Clone, Copy, Debug)]
 pub struct Children {
-    items: [Child; 8],
+    items: [Child; MAX_MOVES],
     len: u8,
 }
 
@@ -143,7 +147,7 @@ impl Children {
 
     pub fn new() -> Self {
         Children {
-            items: [Self::EMPTY_CHILD; 8],
+            items: [Self::EMPTY_CHILD; MAX_MOVES],
             len: 0,
         }
     }
@@ -252,6 +256,11 @@ pub struct Rules {
     row_mask: u128,
     /// The sowing family's rules (sown seed by seed, no precomputed sowings).
     spec: Option<Spec>,
+    /// The pits the mover owns, mover-relative: `[South to move, North to move]`. His own
+    /// row both times except in later nam-nam rounds.
+    mine: [u16; 2],
+    /// [`Variant::sided`], kept at hand for the move loop.
+    sided: bool,
 }
 
 impl Rules {
@@ -284,6 +293,10 @@ impl Rules {
                 sowings[o * (max_seeds + 1) + k] = s;
             }
         }
+        // North's pits, seen from North: the rows of the complement swap.
+        let full = (1u32 << (2 * m)) - 1;
+        let theirs = !(variant.owners as u32) & full;
+        let mine = [variant.owners, ((theirs >> m | theirs << m) & full) as u16];
         Rules {
             variant,
             m,
@@ -293,6 +306,8 @@ impl Rules {
             row_bits: 8 * m as u32,
             row_mask: (1u128 << (8 * m)) - 1,
             spec,
+            mine,
+            sided: variant.sided(),
         }
     }
 
@@ -308,6 +323,49 @@ impl Rules {
     /// Seeds in the game at the start: the largest tier.
     pub fn max_seeds(&self) -> usize {
         self.max_seeds
+    }
+
+    /// Does a position say whose turn it is ([`crate::NORTH`])? Only when the players own
+    /// different pits (see [`Variant::sided`]).
+    pub fn sided(&self) -> bool {
+        self.sided
+    }
+
+    /// Moves are named by pit indices below this: the mover's row, or both rows where a
+    /// player may own pits in the other row (nam-nam rounds after the first).
+    pub fn move_limit(&self) -> usize {
+        if self.sided() {
+            2 * self.m
+        } else {
+            self.m
+        }
+    }
+
+    /// Does the player to move have to pass (no move of his can be sown, and the rules let
+    /// him pass)?
+    pub fn must_pass(&self, b: Board) -> bool {
+        let Some(spec) = self.spec.as_ref().filter(|s| s.end == End::Pass) else {
+            return false;
+        };
+        let mut kids = Children::new();
+        self.sowing_moves(spec, b.pits_only(), b.north(), &mut kids);
+        kids.is_empty() && b.total() > 0
+    }
+
+    /// Seeds in the pits the player to move owns and in his opponent's.
+    pub fn shares(&self, b: Board) -> (u32, u32) {
+        let mine = self.owned(b);
+        (mine, b.total() - mine)
+    }
+
+    /// Seeds in the pits the player to move owns.
+    fn owned(&self, b: Board) -> u32 {
+        let mine = self.mine[b.north() as usize];
+        let bytes = b.0.to_le_bytes();
+        (0..2 * self.m)
+            .filter(|&i| mine >> i & 1 == 1)
+            .map(|i| bytes[i] as u32)
+            .sum()
     }
 
     /// The start position (South to move).
@@ -361,61 +419,92 @@ impl Rules {
     fn sowing_node(&self, b: Board, kids: &mut Children) -> Option<(u8, u8)> {
         let spec = self.spec.as_ref().expect("sowing-family rules");
         let m = self.m;
+        let north = b.north();
+        let b = b.pits_only();
         let own = byte_sum(b.own(m));
         let opp = byte_sum(b.opp(m));
+        // In a later nam-nam round a player's pits are not his row.
+        let owned = if self.sided() {
+            self.owned(b.with_north(north))
+        } else {
+            own
+        };
         // What each side takes when the player to move has no move.
         let stuck = match spec.end {
             End::OpponentTakesRest => (0, (own + opp) as u8),
             End::NobodyTakesRest | End::FirstEmptyEnds => (0, 0),
-            End::EmptyRowSweep | End::Pass => (own as u8, opp as u8),
+            End::EmptyRowSweep | End::Pass => (owned as u8, (own + opp - owned) as u8),
         };
         if (own == 0 || opp == 0) && spec.empty_row_ends() || own + opp == 0 {
             return Some(stuck);
         }
-        if own == 0 {
-            if spec.end != End::Pass {
+        if owned != 0 {
+            self.sowing_moves(spec, b, north, kids);
+        }
+        if spec.must_feed && opp == 0 && owned != 0 {
+            // Feed the empty opponent if any move does (one that gives another move too); if
+            // none does, each banks his own.
+            kids.retain(|c| match c.next {
+                Next::Opponent => c.board.own(m) != 0,
+                Next::Mover => c.board.opp(m) != 0,
+                Next::Over => false,
+            });
+            if kids.is_empty() {
+                return Some((own as u8, 0));
+            }
+        }
+        if kids.is_empty() {
+            // Where neither player can move, the game is over.
+            if spec.end != End::Pass || self.must_pass(self.pass_turn(b, north)) {
                 return Some(stuck);
             }
-            // The only move is a pass, named by the (empty) pit 0: the turn goes over, the
-            // seeds stay. Keeping it a move of its own (rather than letting the previous
-            // mover go on) means every move that stays in a tier passes the turn.
+            // A player with no move (no seeds, or only endless relays) passes. The pass is
+            // named by pit 0: the turn goes over, the seeds stay. Keeping it a move of its
+            // own (rather than letting the previous mover go on) means every move that stays
+            // in a tier passes the turn.
             kids.push(Child {
                 pit: PASS,
-                board: self.flip(b),
+                board: self.pass_turn(b, north),
                 gain: 0,
                 opp_gain: 0,
                 next: Next::Opponent,
             });
-            return None;
         }
-        let mine = (1u16 << m) - 1;
+        None
+    }
+
+    /// The moves that can be sown from `b` (its pits only; `north` says who moves in a
+    /// sided game): every owned non-empty pit whose sowing ends.
+    fn sowing_moves(&self, spec: &Spec, b: Board, north: bool, kids: &mut Children) {
+        let m = self.m;
+        let mine = self.mine[north as usize];
         let start = b.0.to_le_bytes();
         let single_only = spec.single_seed_rule && start[..m].iter().all(|&x| x < 2);
-        for o in 0..m {
-            if start[o] == 0 || (spec.single_seed_rule && start[o] == 1 && !single_only) {
+        for o in 0..self.move_limit() {
+            if start[o] == 0
+                || mine >> o & 1 == 0
+                || (spec.single_seed_rule && start[o] == 1 && !single_only)
+            {
                 continue;
             }
             let mut pits = start;
             let Some(out) = sowing::sow(spec, &mut pits, m, mine, o) else {
                 continue;
             };
-            kids.push(self.sowing_child(spec, o, Board(u128::from_le_bytes(pits)), out));
+            let nb = Board(u128::from_le_bytes(pits));
+            kids.push(self.sowing_child(spec, o, nb, north, out));
         }
-        if spec.must_feed && opp == 0 {
-            // Feed the empty opponent if any move does; if none does, each banks his own.
-            kids.retain(|c| c.next == Next::Opponent && c.board.own(m) != 0);
-            if kids.is_empty() {
-                return Some((own as u8, 0));
-            }
-        }
-        if kids.is_empty() {
-            return Some(stuck);
-        }
-        None
     }
 
     /// The child of one sowing-family move, after the end-of-move rules.
-    fn sowing_child(&self, spec: &Spec, o: usize, nb: Board, out: sowing::Outcome) -> Child {
+    fn sowing_child(
+        &self,
+        spec: &Spec,
+        o: usize,
+        nb: Board,
+        north: bool,
+        out: sowing::Outcome,
+    ) -> Child {
         let m = self.m;
         let mut c = Child {
             pit: o as u8,
@@ -442,10 +531,17 @@ impl Rules {
             c.next = Next::Over;
             return c;
         }
-        if c.next == Next::Opponent {
-            c.board = self.flip(nb);
-        }
+        c.board = match c.next {
+            Next::Opponent => self.pass_turn(nb, north),
+            _ => nb.with_north(north && self.sided()),
+        };
         c
+    }
+
+    /// The board seen by the other player, who is North if `north` was not (sided games).
+    #[inline(always)]
+    fn pass_turn(&self, b: Board, north: bool) -> Board {
+        self.flip(b).with_north(!north && self.sided())
     }
 
     /// Sows the seeds of own pit `o` (which must be non-empty); returns the new board and the

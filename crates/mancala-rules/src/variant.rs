@@ -9,6 +9,9 @@ use std::fmt;
 use std::str::FromStr;
 
 /// How a preset's moves are generated.
+/// Seeds a game may hold: one byte a pit with its top bit free (see [`crate::Board`]).
+pub const MAX_SEEDS: u32 = 127;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Family {
     /// No stores in the sowing cycle; captures of 2 or 3 on the opponent's row; origin skip.
@@ -210,7 +213,7 @@ impl Preset {
             Preset::BaoKenya => "Kenyan children's Bao: 2x8 with stores, extra move in the own store, capture opposite an empty own pit",
             Preset::BaoKenyaLaps => "Kenyan Bao with laps: relay sowing, capture opposite an empty own pit, single seeds move only when no pit holds two",
             Preset::AyoAyo => "Ayo-ayo: relay sowing, the mover takes every pit that reaches four; a player with no seeds ends the game",
-            Preset::NamNam => "Oware Nam Nam, one round: relay sowing, a pit reaching four goes to its owner (to the mover on the last seed); at eight seeds the next capture takes all",
+            Preset::NamNam => "Oware Nam Nam: relay sowing, a pit reaching four goes to its owner (to the mover on the last seed); at eight seeds the next capture takes all and ends the round; later rounds with --owners, every round with play --match",
         }
     }
 
@@ -259,6 +262,10 @@ pub struct Options {
     pub grand_slam: Option<GrandSlam>,
     /// Named rule options of the sowing-family presets (see [`Rule`]).
     pub rules: RuleSet,
+    /// Nam-nam rounds after the first: the pits South owns, bit `i` for pit `i` in the
+    /// position order with South to move (his row, then North's row in North's sowing order).
+    /// `None`: each player owns his own row.
+    pub owners: Option<u16>,
 }
 
 /// A fully specified rule set.
@@ -276,6 +283,9 @@ pub struct Variant {
     pub empty_capture: bool,
     /// Named rule options (sowing family only).
     pub rules: RuleSet,
+    /// The pits South owns (see [`Options::owners`]): his row unless a nam-nam round gave
+    /// pits to the other player.
+    pub owners: u16,
 }
 
 impl Variant {
@@ -311,6 +321,30 @@ impl Variant {
             });
         }
         let family = preset.family();
+        if 2 * pits * seeds > MAX_SEEDS {
+            return Err(RulesError::TooManySeeds {
+                variant: preset.name(),
+                got: 2 * pits * seeds,
+                max: MAX_SEEDS,
+            });
+        }
+        let row = (1u16 << pits) - 1;
+        let owners = match opts.owners {
+            None => row,
+            Some(_) if preset != Preset::NamNam => {
+                return Err(RulesError::OptionNotForVariant {
+                    option: "--owners",
+                    variant: preset.name(),
+                    hint: "pits change hands only in nam-nam",
+                })
+            }
+            Some(o) if o >> (2 * pits) != 0 || o == 0 || o == (1 << (2 * pits)) - 1 => {
+                return Err(RulesError::BadOwners(
+                    "each player must own at least one pit (one who owns them all has won)".into(),
+                ))
+            }
+            Some(o) => o,
+        };
         if opts.empty_capture && family != Family::Kalah {
             return Err(RulesError::OptionNotForVariant {
                 option: "--empty-capture",
@@ -369,6 +403,7 @@ impl Variant {
             starving,
             empty_capture: opts.empty_capture,
             rules: opts.rules,
+            owners,
         })
     }
 
@@ -377,6 +412,40 @@ impl Variant {
     }
 
     /// Seeds in the game at the start.
+    /// Do the two players own different pits (a later nam-nam round)? Then a position says
+    /// whose turn it is (the board's [`crate::NORTH`] flag), since South's and North's
+    /// moves differ on the same pits.
+    pub fn sided(&self) -> bool {
+        self.owners != (1 << self.pits) - 1
+    }
+
+    /// [`Variant::owners`] as text: one letter a pit, `s` or `n`, in position order with
+    /// South to move.
+    pub fn owners_text(&self) -> String {
+        (0..2 * self.pits)
+            .map(|i| if self.owners >> i & 1 == 1 { 's' } else { 'n' })
+            .collect()
+    }
+
+    /// Parses an ownership string (`ssssssnnsnnn`: one letter a pit, South's pits first,
+    /// then North's in North's sowing order) for a board of `pits` pits a side.
+    pub fn parse_owners(pits: u32, text: &str) -> Result<u16, RulesError> {
+        let t: Vec<char> = text.trim().to_ascii_lowercase().chars().collect();
+        if t.len() != 2 * pits as usize || t.iter().any(|c| !matches!(c, 's' | 'n')) {
+            return Err(RulesError::BadOwners(format!(
+                "'{}' should be {} letters s or n, one a pit: South's {pits} pits, then North's in his sowing order (e.g. {}{})",
+                text.trim(),
+                2 * pits,
+                "s".repeat(pits as usize),
+                "n".repeat(pits as usize)
+            )));
+        }
+        Ok(t.iter()
+            .enumerate()
+            .map(|(i, &c)| ((c == 's') as u16) << i)
+            .sum())
+    }
+
     pub fn total_seeds(&self) -> u32 {
         2 * self.pits as u32 * self.seeds as u32
     }
@@ -415,6 +484,10 @@ impl Variant {
             k.push('-');
             k.push_str(self.grand_slam.id());
         }
+        if self.sided() {
+            k.push_str("-owners-");
+            k.push_str(&self.owners_text());
+        }
         k
     }
 }
@@ -444,7 +517,11 @@ impl Variant {
             seeds,
             ..Options::default()
         };
-        let rest: Vec<&str> = parts.collect();
+        let mut rest: Vec<&str> = parts.collect();
+        if let [.., "owners", text] = rest[..] {
+            opts.owners = Some(Variant::parse_owners(pits, text).ok()?);
+            rest.truncate(rest.len() - 2);
+        }
         let mut i = 0;
         while i < rest.len() {
             // Rule names hold dashes too: the longest run of parts that names a rule.
@@ -484,6 +561,9 @@ impl fmt::Display for Variant {
         }
         for r in self.rules.iter() {
             write!(f, ", {}", r.name())?;
+        }
+        if self.sided() {
+            write!(f, ", owners {}", self.owners_text())?;
         }
         if self.preset == Preset::Wari {
             write!(

@@ -17,7 +17,7 @@ pub fn rule_sets(pits: u32, seeds: u32) -> Vec<(Rules, RefRules)> {
                     seeds: Some(seeds),
                     empty_capture,
                     grand_slam,
-                    rules: Default::default(),
+                    ..Default::default()
                 },
             )
             .unwrap(),

@@ -28,7 +28,7 @@ fn rule_sets(pits: u32, seeds: u32) -> Vec<Rules> {
                     seeds: Some(seeds),
                     empty_capture,
                     grand_slam,
-                    rules: Default::default(),
+                    ..Default::default()
                 },
             )
             .unwrap(),

@@ -17,7 +17,7 @@ use crate::progress::{Observer, Progress};
 use crate::root::TaskSet;
 use crate::shared::Shared;
 use crate::tt::{hash, Bound, Tt, Update, NO_MOVE};
-use mancala_rules::{byte_sum, Board, Child, Children, Next, Rules};
+use mancala_rules::{byte_sum, Board, Child, Children, Next, Rules, MAX_MOVES};
 use mancala_tables::TableError;
 use std::sync::Arc;
 
@@ -317,10 +317,10 @@ impl<'a> Worker<'a> {
         etc: bool,
     ) -> Score {
         let start = self.nodes;
-        let mut order = [0u8; 8];
-        let mut keys = [0i32; 8];
+        let mut order = [0u8; MAX_MOVES];
+        let mut keys = [0i32; MAX_MOVES];
         let mut count = 0;
-        let mut tabled = [(0u8, 0u64); 8];
+        let mut tabled = [(0u8, 0u64); MAX_MOVES];
         let mut tabled_count = 0;
         let mut best = i32::MIN;
         for (i, c) in kids.iter().enumerate() {
@@ -365,7 +365,7 @@ impl<'a> Worker<'a> {
         }
         // Each searched child's hash, once: for the loads started here, the cutoffs below and
         // the busy marks.
-        let mut hashes = [h; 8];
+        let mut hashes = [h; MAX_MOVES];
         for &i in &order[..count] {
             let ch = hash(kids[i as usize].board);
             self.tt.prefetch(ch);
@@ -422,7 +422,7 @@ impl<'a> Worker<'a> {
         }
         let mut proven = true;
         let mut rep = NO_REP;
-        let mut deferred = [0u8; 8];
+        let mut deferred = [0u8; MAX_MOVES];
         let mut deferred_count = 0;
         for pass in 0..2 {
             let (list, len) = if pass == 0 {

@@ -74,6 +74,20 @@ pub fn build(
         });
     }
     let ix = Indexer::new(rules, opts.max_seeds)?;
+    // Relay rules keep each tier's quiet moves as 32-bit ranks (`graph.rs`): check before
+    // any tier is built that every tier fits.
+    if let Some(n) =
+        (0..=opts.max_seeds).find(|&n| !rules.can_unsow() && ix.size(n) > u32::MAX as u64)
+    {
+        return Err(TableError::TooLarge {
+            tier: n,
+            why: format!(
+                "{} positions; with relay sowing a tier's quiet moves are kept as 32-bit ranks, so tiers go up to {} positions: lower --max-seeds",
+                ix.size(n),
+                u32::MAX
+            ),
+        });
+    }
     let key = rules.variant().key();
     // Every finished tier, raw or decoded: the solver probes them at random.
     let mut tables: Vec<Option<Table>> = Vec::new();

@@ -19,14 +19,12 @@ pub(crate) struct QuietGraph {
 }
 
 impl QuietGraph {
-    /// Inverts the quiet moves (nothing banked, turn passes) of tier `n`. The tier must have
-    /// fewer than 2^32 positions (a predecessor is kept as a 32-bit rank).
+    /// Inverts the quiet moves (nothing banked, turn passes) of tier `n`. The tier has at
+    /// most `u32::MAX` positions (a predecessor is kept as a 32-bit rank; `build` checks it
+    /// for every tier before it starts).
     pub fn build(rules: &Rules, ix: &Indexer, n: usize) -> QuietGraph {
         let size = ix.size(n);
-        assert!(
-            size <= u32::MAX as u64,
-            "tier {n} is too big for a quiet-move graph"
-        );
+        debug_assert!(size <= u32::MAX as u64, "tier {n} checked by `build`");
         let counts: Vec<AtomicU64> = (0..=size).map(|_| AtomicU64::new(0)).collect();
         for_each_quiet_move(rules, ix, n, |_, to| {
             counts[to as usize].fetch_add(1, Relaxed);

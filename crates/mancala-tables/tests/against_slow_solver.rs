@@ -42,6 +42,14 @@ fn check(preset: Preset, opts: Options, max: usize) {
         }
     }
     assert!(checked > 0);
+    if rules.sided() {
+        // The side to move matters: the same pits are worth something else to North.
+        let differ = (0..=max)
+            .flat_map(|n| ix.walk(n))
+            .filter(|b| !b.north() && slow[b] != slow[&b.with_north(true)])
+            .count();
+        assert!(differ > 0, "{key}: the side to move changed no value");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -177,5 +185,27 @@ fn sowing_family_agrees_with_every_rule_option() {
                 );
             }
         }
+    }
+}
+
+/// Later nam-nam rounds: the players own different pits, positions carry the side to move,
+/// and each tier holds both halves.
+#[test]
+fn nam_nam_rounds_with_pits_changed_hands_agree() {
+    for (pits, seeds, max, owners) in [
+        (2, 4, 14, "ssns"),
+        (2, 4, 14, "snnn"),
+        (3, 3, 11, "sssnsn"),
+        (3, 3, 11, "nsnnnn"),
+    ] {
+        let owners = Some(Variant::parse_owners(pits, owners).unwrap());
+        check(
+            Preset::NamNam,
+            Options {
+                owners,
+                ..size(pits, seeds)
+            },
+            max,
+        );
     }
 }

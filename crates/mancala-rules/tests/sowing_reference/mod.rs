@@ -195,6 +195,11 @@ impl Ref {
         }
     }
 
+    /// Has the mover a pit whose sowing ends?
+    fn can_sow(&self, board: &[u32]) -> bool {
+        (0..self.m).any(|o| board[o] > 0 && self.play(board, o).is_some())
+    }
+
     pub fn node(&self, board: &[u32]) -> RefNode {
         let m = self.m;
         let own: u32 = board[..m].iter().sum();
@@ -219,12 +224,14 @@ impl Ref {
         if (self.sweeps() || self.first_empty_ends()) && (own == 0 || opp == 0) {
             return no_move(own, opp);
         }
+        let flipped: Vec<u32> = board[m..].iter().chain(&board[..m]).copied().collect();
+        // A player without a move passes, if the rules let him and his opponent can move.
+        let pass = || {
+            (self.passes() && self.can_sow(&flipped))
+                .then(|| RefNode::Moves(vec![(0, 0, 0, After::Opponent(flipped.clone()))]))
+        };
         if own == 0 {
-            if self.passes() {
-                let flipped: Vec<u32> = board[m..].iter().chain(&board[..m]).copied().collect();
-                return RefNode::Moves(vec![(0, 0, 0, After::Opponent(flipped))]);
-            }
-            return no_move(own, opp);
+            return pass().unwrap_or_else(|| no_move(own, opp));
         }
         let any_double = board[..m].iter().any(|&x| x >= 2);
         let mut moves = Vec::new();
@@ -254,15 +261,19 @@ impl Ref {
             moves.push((o, g, og, after));
         }
         if self.preset == Preset::Mankala2p && self.has(Rule::MustFeed) && opp == 0 {
-            moves.retain(
-                |(_, _, _, a)| matches!(a, After::Opponent(nb) if nb[..m].iter().sum::<u32>() > 0),
-            );
+            // A move feeds when a seed reaches the opponent's row, whoever moves next.
+            moves.retain(|(_, _, _, a)| match a {
+                After::Opponent(nb) => nb[..m].iter().sum::<u32>() > 0,
+                After::Mover(nb) => nb[m..].iter().sum::<u32>() > 0,
+                After::Over => false,
+            });
             if moves.is_empty() {
                 return RefNode::Over(own, 0);
             }
         }
         if moves.is_empty() {
-            return no_move(own, opp);
+            // Only endless relays.
+            return pass().unwrap_or_else(|| no_move(own, opp));
         }
         RefNode::Moves(moves)
     }

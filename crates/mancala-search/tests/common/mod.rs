@@ -103,7 +103,7 @@ pub fn kalah(pits: u32, seeds: u32, empty_capture: bool) -> Rules {
                 seeds: Some(seeds),
                 empty_capture,
                 grand_slam: None,
-                rules: Default::default(),
+                ..Default::default()
             },
         )
         .unwrap(),

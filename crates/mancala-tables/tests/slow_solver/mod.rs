@@ -138,12 +138,18 @@ pub fn slow_values(rules: &Rules, max_seeds: usize) -> HashMap<Board, i32> {
     let pits = 2 * rules.pits();
     let mut values: HashMap<Board, i32> = HashMap::new();
     for n in 0..=max_seeds {
-        let tier = compositions(pits, n);
+        let mut tier = compositions(pits, n);
         assert_eq!(
             tier.len() as u64,
             binomial((n + pits - 1) as u64, (pits - 1) as u64),
             "tier {n} enumeration"
         );
+        // Where the players own different pits, each board is two positions: South or
+        // North to move.
+        if rules.sided() {
+            let north: Vec<Board> = tier.iter().map(|b| b.with_north(true)).collect();
+            tier.extend(north);
+        }
         let tier_values = solve_tier(rules, n, &tier, &values);
         for (b, v) in tier.iter().zip(tier_values) {
             assert!(
