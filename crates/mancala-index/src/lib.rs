@@ -333,10 +333,10 @@ impl Indexer {
         let extra = self.extras[n];
         let regular = size - extra.is_some() as u64;
         // A sided tier is walked as two halves: South to move, then North.
-        let (flag, start) = match self.spec.sided {
-            true if start >= size => (NORTH, start - size),
-            true => (0, start),
-            false => (0, start),
+        let (flag, start) = if self.spec.sided && start >= size {
+            (NORTH, start - size)
+        } else {
+            (0, start)
         };
         let mut w = Walk {
             flag,
