@@ -374,3 +374,64 @@ fn the_winner_claims_pits_by_name() {
     }
     panic!("no round was won by enough to claim a pit");
 }
+
+/// Perft of a round where South owns North's pit 2, by the packed engine and by the plain
+/// simulator (a pass counts as a move), pinned.
+#[test]
+fn perft_of_a_round_with_a_pit_won_across() {
+    fn packed_perft(rules: &Rules, b: Board, depth: u32) -> u64 {
+        match rules.node(b) {
+            Node::Terminal { .. } => 0,
+            Node::Moves(k) if depth == 1 => k.len() as u64,
+            Node::Moves(k) => k
+                .iter()
+                .filter(|c| c.next != Next::Over)
+                .map(|c| packed_perft(rules, c.board, depth - 1))
+                .sum(),
+        }
+    }
+    fn plain_perft(p: &Plain, pits: &[u32], who: usize, depth: u32) -> u64 {
+        let moves = p.moves(pits, who);
+        if moves.is_empty() {
+            if p.moves(pits, 1 - who).is_empty() || pits.iter().all(|&x| x == 0) {
+                return 0;
+            }
+            return if depth == 1 {
+                1
+            } else {
+                plain_perft(p, pits, 1 - who, depth - 1)
+            };
+        }
+        if depth == 1 {
+            return moves.len() as u64;
+        }
+        moves
+            .iter()
+            .filter(|(_, s)| !s.over)
+            .map(|(_, s)| plain_perft(p, &s.pits, 1 - who, depth - 1))
+            .sum()
+    }
+    let owners = "ssssssnnsnnn";
+    let rules = round_rules(6, owners);
+    let plain = Plain {
+        m: 6,
+        south_owns: owners.chars().map(|c| c == 's').collect(),
+    };
+    let start = vec![4u32; 12];
+    let mut got = Vec::new();
+    for depth in 1..=5 {
+        let a = packed_perft(&rules, rules.start(), depth);
+        assert_eq!(a, plain_perft(&plain, &start, 0, depth), "depth {depth}");
+        let b = packed_perft(&rules, rules.start().with_north(true), depth);
+        assert_eq!(
+            b,
+            plain_perft(&plain, &start, 1, depth),
+            "north, depth {depth}"
+        );
+        got.push((a, b));
+    }
+    assert_eq!(got, PINNED);
+}
+
+/// `perft_of_a_round_with_a_pit_won_across`: (South to move, North to move) at depths 1..=5.
+const PINNED: [(u64, u64); 5] = [(7, 5), (32, 32), (165, 119), (639, 659), (3526, 2593)];
