@@ -59,7 +59,26 @@ enum Command {
     Bench(bench::BenchCmd),
 }
 
+/// A reader that stops early (`mancala variants | head`) closes the pipe; `println!` then panics.
+/// Like any Unix filter, end quietly instead, with the status a SIGPIPE death would give.
+fn quiet_on_closed_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let text = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if text.starts_with("failed printing to stdout") && text.contains("Broken pipe") {
+            std::process::exit(141);
+        }
+        default(info)
+    }));
+}
+
 fn main() {
+    quiet_on_closed_pipe();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
