@@ -154,6 +154,25 @@ fn step(pos: usize, dir: i8) -> usize {
     ((pos as i32 + dir as i32).rem_euclid(16)) as usize
 }
 
+/// Captured seeds are sown starting *in* a kichwa: `a1` clockwise, `a8` counter-clockwise, so
+/// the sowing hand starts just before it.
+fn before_kichwa(dir: i8) -> usize {
+    if dir > 0 {
+        15
+    } else {
+        8
+    }
+}
+
+/// Empties `p`'s pit `pos` and returns its seeds. Emptying the nyumba costs it its status at
+/// once, so the rest of the same sowing already sees an ordinary pit.
+fn lift(b: &mut [[u8; 16]; 2], ny: &mut [bool; 2], p: usize, pos: usize) -> u8 {
+    if pos == NYUMBA {
+        ny[p] = false;
+    }
+    std::mem::take(&mut b[p][pos])
+}
+
 impl BaoGame {
     /// The start position of the rules.
     pub fn start(rules: Rules) -> BaoGame {
@@ -192,15 +211,10 @@ impl BaoGame {
     }
 
     fn is_kimbi(&self, x: usize) -> bool {
-        match self.rules.preset {
-            Preset::Kujifunza => matches!(x, 0 | 1 | 6 | 7),
-            Preset::Kiswahili => {
-                if self.rules.kimbi_narrow {
-                    matches!(x, 1 | 6)
-                } else {
-                    matches!(x, 0 | 1 | 6 | 7)
-                }
-            }
+        if self.rules.kiswahili() && self.rules.kimbi_narrow {
+            matches!(x, 1 | 6)
+        } else {
+            matches!(x, 0 | 1 | 6 | 7)
         }
     }
 
@@ -233,25 +247,15 @@ impl BaoGame {
             b[me][start] += 1;
         }
         if mv.namua && mv.capture {
-            let t = 7 - start;
-            n = b[o][t];
-            b[o][t] = 0;
-            if t == NYUMBA {
-                ny[o] = false;
-            }
-            let k = if dir > 0 { 0 } else { 7 };
-            pos = step(k, -dir);
+            n = lift(&mut b, &mut ny, o, 7 - start);
+            pos = before_kichwa(dir);
         } else {
             pos = start;
             if mv.tax {
                 n = 2;
                 b[me][start] -= 2;
             } else {
-                n = b[me][start];
-                b[me][start] = 0;
-                if start == NYUMBA {
-                    ny[me] = false;
-                }
+                n = lift(&mut b, &mut ny, me, start);
             }
         }
         let phase2 = !mv.namua;
@@ -278,25 +282,11 @@ impl BaoGame {
                 break;
             }
             if capture_mode && self.marker(&b, &ny, me, x) {
-                let t = 7 - x;
-                n = b[o][t];
-                b[o][t] = 0;
-                if t == NYUMBA {
-                    ny[o] = false;
+                n = lift(&mut b, &mut ny, o, 7 - x);
+                if self.is_kimbi(x) {
+                    dir = if x < 4 { 1 } else { -1 };
                 }
-                let k = if self.is_kimbi(x) {
-                    if x < 4 {
-                        0
-                    } else {
-                        7
-                    }
-                } else if dir > 0 {
-                    0
-                } else {
-                    7
-                };
-                dir = if k == 0 { 1 } else { -1 };
-                pos = step(k, -dir);
+                pos = before_kichwa(dir);
                 continue;
             }
             if x == NYUMBA && self.functioning(&b, &ny, me) {
@@ -336,11 +326,7 @@ impl BaoGame {
                 }
                 lam += 1;
             }
-            n = b[me][x];
-            b[me][x] = 0;
-            if x == NYUMBA {
-                ny[me] = false;
-            }
+            n = lift(&mut b, &mut ny, me, x);
         }
         for p in 0..2 {
             if b[p][NYUMBA] == 0 {
@@ -448,42 +434,40 @@ impl BaoGame {
         self.capture_starts(p, None).len()
     }
 
-    /// Kiswahili: the front row may not be emptied even for a moment.
-    fn takata_dirs(&self, s: usize, count_after_lift_zero: bool) -> Vec<i8> {
+    /// Kiswahili: the front row may not be emptied even for a moment. Only a lone kichwa sown
+    /// outward (straight into the back row) would empty it, so it is sown toward the centre.
+    fn takata_dirs(&self, s: usize) -> &'static [i8] {
         let me = self.to_move as usize;
-        if self.rules.kiswahili() && count_after_lift_zero && s < 8 {
-            let alone = (0..8).all(|j| j == s || self.board[me][j] == 0);
-            if alone && s == 0 {
-                return vec![1];
-            }
-            if alone && s == 7 {
-                return vec![-1];
-            }
+        let alone = || (0..8).all(|j| j == s || self.board[me][j] == 0);
+        match s {
+            0 if self.rules.kiswahili() && alone() => &[1],
+            7 if self.rules.kiswahili() && alone() => &[-1],
+            _ => &[1, -1],
         }
-        vec![1, -1]
+    }
+
+    /// The side whose front row is empty, the mover first (he loses even if both are).
+    fn empty_front(&self) -> Option<usize> {
+        let me = self.to_move as usize;
+        [me, 1 - me]
+            .into_iter()
+            .find(|&p| self.board[p][0..8].iter().all(|&c| c == 0))
     }
 
     /// Who has lost, if the game is over.
     pub fn loser(&self) -> Option<usize> {
-        let me = self.to_move as usize;
-        let empty = |p: usize| self.board[p][0..8].iter().all(|&c| c == 0);
-        if empty(me) {
-            return Some(me);
-        }
-        if empty(1 - me) {
-            return Some(1 - me);
-        }
-        if self.children_raw().is_empty() {
-            return Some(me);
-        }
-        None
+        self.children().is_empty().then(|| self.loser_when_over())
+    }
+
+    /// The loser once [`Self::children`] came back empty: the search has the moves already and
+    /// must not generate them again.
+    pub(crate) fn loser_when_over(&self) -> usize {
+        self.empty_front().unwrap_or(self.to_move as usize)
     }
 
     /// Every legal move with the position it leads to (empty when the game is over).
     pub fn children(&self) -> Vec<(Move, BaoGame)> {
-        let me = self.to_move as usize;
-        let empty = |p: usize| self.board[p][0..8].iter().all(|&c| c == 0);
-        if empty(me) || empty(1 - me) {
+        if self.empty_front().is_some() {
             return Vec::new();
         }
         self.children_raw()
@@ -492,8 +476,25 @@ impl BaoGame {
     fn children_raw(&self) -> Vec<(Move, BaoGame)> {
         let me = self.to_move as usize;
         let b = &self.board;
+        let namua = self.hand[me] > 0;
         let mut out = Vec::new();
-        if self.hand[me] > 0 {
+        let push = |pit: usize, dir: i8, capture: bool, tax: bool, out: &mut Vec<_>| {
+            let mv = Move {
+                pit: pit as u8,
+                dir,
+                namua,
+                capture,
+                tax,
+                stop: false,
+            };
+            self.push_move(mv, out);
+        };
+        let push_takata = |s: usize, tax: bool, out: &mut Vec<_>| {
+            for &dir in self.takata_dirs(s) {
+                push(s, dir, false, tax, out);
+            }
+        };
+        if namua {
             // Namua: captures first.
             for j in 0..8 {
                 if b[me][j] == 0 {
@@ -504,25 +505,15 @@ impl BaoGame {
                 if !self.marker(&nb, &self.nyumba, me, j) {
                     continue;
                 }
-                let dirs: &[i8] = if self.is_kimbi(j) || matches!(j, 0 | 7) {
-                    if j < 4 {
-                        &[1]
-                    } else {
-                        &[-1]
-                    }
-                } else {
-                    &[1, -1]
+                // The outer two columns force the nearest kichwa under every reading:
+                // `kimbi-narrow` only changes mtaji-phase captures.
+                let dirs: &[i8] = match j {
+                    0 | 1 => &[1],
+                    6 | 7 => &[-1],
+                    _ => &[1, -1],
                 };
                 for &dir in dirs {
-                    let mv = Move {
-                        pit: j as u8,
-                        dir,
-                        namua: true,
-                        capture: true,
-                        tax: false,
-                        stop: false,
-                    };
-                    self.push_move(mv, &mut out);
+                    push(j, dir, true, false, &mut out);
                 }
             }
             if !out.is_empty() {
@@ -535,51 +526,18 @@ impl BaoGame {
                 let mut nb = *b;
                 nb[me][j] += 1;
                 let tax = j == NYUMBA && self.functioning(&nb, &self.nyumba, me);
-                let left = if tax { nb[me][j] - 2 } else { 0 };
-                for dir in self.takata_dirs(j, left == 0) {
-                    let mv = Move {
-                        pit: j as u8,
-                        dir,
-                        namua: true,
-                        capture: false,
-                        tax,
-                        stop: false,
-                    };
-                    self.push_move(mv, &mut out);
-                }
+                push_takata(j, tax, &mut out);
             }
             return out;
         }
         // Mtaji phase: capturing starts are compulsory.
         for (s, dir) in self.capture_starts(me, self.takasia) {
-            let mv = Move {
-                pit: s as u8,
-                dir,
-                namua: false,
-                capture: true,
-                tax: false,
-                stop: false,
-            };
-            self.push_move(mv, &mut out);
+            push(s, dir, true, false, &mut out);
         }
         if !out.is_empty() {
             return out;
         }
         let tax_pit = self.functioning(b, &self.nyumba, me) && b[me][NYUMBA] >= 2;
-        let push_takata = |s: usize, tax: bool, out: &mut Vec<(Move, BaoGame)>| {
-            let left = if tax { b[me][s] - 2 } else { 0 };
-            for dir in self.takata_dirs(s, left == 0) {
-                let mv = Move {
-                    pit: s as u8,
-                    dir,
-                    namua: false,
-                    capture: false,
-                    tax,
-                    stop: false,
-                };
-                self.push_move(mv, out);
-            }
-        };
         let ok = |s: usize| b[me][s] >= 2 && self.takasia != Some(s as u8);
         for s in 0..8 {
             if ok(s) && !(tax_pit && s == NYUMBA) {

@@ -92,8 +92,9 @@ mod search;
 
 use std::error::Error;
 
-use mancala_rules::Playable;
+use mancala_rules::{Playable, Side};
 
+use game::NYUMBA;
 pub use game::{BaoGame, Move, NyumbaStop, Preset, Rules};
 pub use search::{best_move, best_move_timed, evaluate};
 
@@ -400,7 +401,7 @@ fn parse_position(rules: Rules, s: &str) -> Result<BaoGame, BaoError> {
     let kis = rules.kiswahili();
     g.nyumba = match nyumba_given {
         Some(n) => [n[0] && kis, n[1] && kis],
-        None => [kis && g.board[0][4] > 0, kis && g.board[1][4] > 0],
+        None => [kis && g.board[0][NYUMBA] > 0, kis && g.board[1][NYUMBA] > 0],
     };
     g.takasia = takasia;
     Ok(g)
@@ -425,7 +426,7 @@ impl BaoGame {
     pub fn position_string(&self) -> String {
         let mut s: Vec<String> = self.pits().iter().map(|v| v.to_string()).collect();
         s.push(format!("hand={},{}", self.hand[0], self.hand[1]));
-        s.push(if self.to_move == 0 { "south" } else { "north" }.to_string());
+        s.push(side_name(self.to_move as usize).to_string());
         if self.rules.kiswahili() {
             s.push(format!(
                 "nyumba={}{}",
@@ -462,12 +463,9 @@ impl BaoGame {
     }
 }
 
+/// Seat 0 is South; the names come from `mancala-rules` so every game spells them alike.
 fn side_name(p: usize) -> &'static str {
-    if p == 0 {
-        "south"
-    } else {
-        "north"
-    }
+    if p == 0 { Side::South } else { Side::North }.name()
 }
 
 impl Playable for BaoGame {

@@ -17,11 +17,10 @@ const DEFAULT_BUDGET: Duration = Duration::from_millis(1500);
 pub fn evaluate(g: &BaoGame) -> i32 {
     let me = g.to_move as usize;
     let o = 1 - me;
-    let total = |p: usize| g.board[p].iter().map(|&c| c as i32).sum::<i32>() + g.hand[p] as i32;
     let front = |p: usize| g.board[p][0..8].iter().map(|&c| c as i32).sum::<i32>();
     let busy = |p: usize| g.board[p][0..8].iter().filter(|&&c| c > 0).count() as i32;
     let threats = |p: usize| g.threat_count(p) as i32;
-    10 * (total(me) - total(o))
+    10 * (owned(g, me) - owned(g, o))
         + 2 * (front(me) - front(o))
         + 3 * (busy(me) - busy(o))
         + 6 * threats(me)
@@ -63,17 +62,11 @@ impl Searcher {
         if self.stopped {
             return 0;
         }
-        let mut kids = g.children();
-        if kids.is_empty() {
-            return match g.loser() {
-                Some(l) if l == g.to_move as usize => -WIN + ply,
-                Some(_) => WIN - ply,
-                None => 0,
-            };
-        }
         if depth == 0 {
-            return evaluate(g);
+            return static_score(g, ply);
         }
+        // The table is read before the moves are generated: only positions that had moves are
+        // stored, and a cutoff then costs no move generation.
         let k = key(g);
         let slot = (k as usize) & ((1 << TT_BITS) - 1);
         let e = self.tt[slot];
@@ -88,6 +81,10 @@ impl Searcher {
                 }
             }
             first = Some(e.best as usize);
+        }
+        let kids = g.children();
+        if kids.is_empty() {
+            return over_score(g, g.loser_when_over(), ply);
         }
         // Order: TT move, then captures, then the rest by a quick evaluation.
         let mut order: Vec<(i32, usize)> = kids
@@ -109,8 +106,7 @@ impl Searcher {
         let mut best = -WIN - 1;
         let mut best_i = order[0].1;
         for &(_, i) in &order {
-            let child = std::mem::replace(&mut kids[i].1, g.clone());
-            let v = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
+            let v = -self.negamax(&kids[i].1, depth - 1, -beta, -alpha, ply + 1);
             if self.stopped {
                 return 0;
             }
@@ -143,21 +139,32 @@ impl Searcher {
     }
 }
 
+/// The result of a finished game from the side to move's view; sooner wins score higher.
+fn over_score(g: &BaoGame, loser: usize, ply: i32) -> i32 {
+    if loser == g.to_move as usize {
+        -WIN + ply
+    } else {
+        WIN - ply
+    }
+}
+
 /// Game result (from the side to move's view) if `g` is over, else the evaluation.
 fn static_score(g: &BaoGame, ply: i32) -> i32 {
     match g.loser() {
-        Some(l) if l == g.to_move as usize => -WIN + ply,
-        Some(_) => WIN - ply,
+        Some(l) => over_score(g, l, ply),
         None => evaluate(g),
     }
+}
+
+/// Seeds `p` owns, on the board and in hand.
+fn owned(g: &BaoGame, p: usize) -> i32 {
+    g.board[p].iter().map(|&c| c as i32).sum::<i32>() + g.hand[p] as i32
 }
 
 /// Material-only evaluation for move ordering.
 fn evaluate_fast(g: &BaoGame) -> i32 {
     let me = g.to_move as usize;
-    let o = 1 - me;
-    let total = |p: usize| g.board[p].iter().map(|&c| c as i32).sum::<i32>() + g.hand[p] as i32;
-    total(me) - total(o)
+    owned(g, me) - owned(g, 1 - me)
 }
 
 fn search(g: &BaoGame, max_depth: u32, budget: Duration) -> Option<(String, i32)> {
@@ -171,27 +178,29 @@ fn search(g: &BaoGame, max_depth: u32, budget: Duration) -> Option<(String, i32)
         deadline: Instant::now() + budget,
         stopped: false,
     };
-    // Depth-0 fallback: the best move by one-ply evaluation.
+    // Depth-0 fallback: the best move by one-ply evaluation. Moves are kept as indices into
+    // `kids` and named once at the end.
     let mut best = kids
         .iter()
-        .map(|(m, c)| (m.name(), -static_score(c, 1)))
+        .enumerate()
+        .map(|(i, (_, c))| (i, -static_score(c, 1)))
         .max_by_key(|x| x.1)?;
     if kids.len() == 1 {
-        return Some(best);
+        return Some((kids[best.0].0.name(), best.1));
     }
     for depth in 1..=max_depth.max(1) {
         let mut alpha = -WIN - 1;
-        let mut cur: Option<(String, i32)> = None;
+        let mut cur: Option<(usize, i32)> = None;
         // Root ordering: previous best first.
         let mut idx: Vec<usize> = (0..kids.len()).collect();
-        idx.sort_by_key(|&i| kids[i].0.name() != best.0);
+        idx.sort_by_key(|&i| i != best.0);
         for i in idx {
             let v = -s.negamax(&kids[i].1, depth - 1, -WIN - 1, -alpha, 1);
             if s.stopped {
                 break;
             }
-            if cur.as_ref().is_none_or(|c| v > c.1) {
-                cur = Some((kids[i].0.name(), v));
+            if cur.is_none_or(|c| v > c.1) {
+                cur = Some((i, v));
             }
             alpha = alpha.max(v);
         }
@@ -211,7 +220,7 @@ fn search(g: &BaoGame, max_depth: u32, budget: Duration) -> Option<(String, i32)
             break;
         }
     }
-    Some(best)
+    Some((kids[best.0].0.name(), best.1))
 }
 
 /// The best move found searching up to `depth` plies (iterative deepening), with its score for

@@ -34,12 +34,11 @@ fn returns_a_legal_move() {
                 g.position_string()
             );
         }
-        let over = positions(preset, 1, 5).last().cloned().unwrap();
-        let mut done = over.clone();
-        let kids = done.children();
-        done = kids[0].1.clone();
+        let last = positions(preset, 1, 5).pop().unwrap();
+        let kids = last.children();
+        let done = &kids[0].1;
         if done.children().is_empty() {
-            assert!(best_move(&done, 3).is_none());
+            assert!(best_move(done, 3).is_none());
         }
     }
 }

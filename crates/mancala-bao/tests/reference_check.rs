@@ -35,16 +35,17 @@ fn walk(preset: &str, kis: bool, games: usize, seed: u64) -> [usize; 5] {
     for _ in 0..games {
         let mut g = new_game(preset, &[], None).unwrap();
         for _ply in 0..120 {
-            let r = parse(&g.position_string(), kis);
-            assert_eq!(r.to_string_pos(), g.position_string());
+            let s = g.position_string();
+            let r = parse(&s, kis);
+            assert_eq!(r.to_string_pos(), s);
             let e = engine_list(&g);
             let f = ref_list(&r);
-            assert_eq!(e, f, "position {}", g.position_string());
+            assert_eq!(e, f, "position {s}");
             checked[0] += 1;
-            checked[1] += g.position_string().contains("takasia") as usize;
+            checked[1] += s.contains("takasia") as usize;
             checked[2] += e.iter().any(|m| m.0.ends_with('s')) as usize;
             checked[3] += e.iter().any(|m| m.0.contains('t')) as usize;
-            checked[4] += g.position_string().contains("hand=0,0") as usize;
+            checked[4] += s.contains("hand=0,0") as usize;
             if e.is_empty() {
                 break;
             }

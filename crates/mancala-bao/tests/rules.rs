@@ -28,11 +28,16 @@ fn legal(g: &BaoGame) -> Vec<String> {
     v
 }
 
-/// South's front row (a1..a8) after playing `mv`.
-fn south_front_after(g: &BaoGame, mv: &str) -> Vec<u32> {
+/// The game after playing `mv`.
+fn after(g: &BaoGame, mv: &str) -> BaoGame {
     let mut c = g.clone();
     c.play_name(mv).unwrap();
-    c.pits()[16..24].to_vec()
+    c
+}
+
+/// South's front row (a1..a8) after playing `mv`.
+fn south_front_after(g: &BaoGame, mv: &str) -> Vec<u32> {
+    after(g, mv).pits()[16..24].to_vec()
 }
 
 const Z: [u8; 8] = [0; 8];
@@ -95,9 +100,7 @@ fn rule_of_16_makes_it_takata() {
     );
     let g = game("bao-kujifunza", &[], &p);
     assert_eq!(legal(&g), vec!["a1<", "a1>"]);
-    let mut c = g.clone();
-    c.play_name("a1>").unwrap();
-    assert_eq!(c.pits()[1], 2, "North a7 was not captured");
+    assert_eq!(after(&g, "a1>").pits()[1], 2, "North a7 was not captured");
     // With 15 seeds, a1 counter-clockwise passes b1..b8, a8..a3 and ends in a2 (occupied),
     // facing North a7: a capture, and compulsory.
     let p = pos(
@@ -109,9 +112,7 @@ fn rule_of_16_makes_it_takata() {
     );
     let g = game("bao-kujifunza", &[], &p);
     assert_eq!(legal(&g), vec!["a1<"]);
-    let mut c = g.clone();
-    c.play_name("a1<").unwrap();
-    assert_eq!(c.pits()[9], 0, "North a7 was captured");
+    assert_eq!(after(&g, "a1<").pits()[9], 0, "North a7 was captured");
 }
 
 #[test]
@@ -182,15 +183,13 @@ fn namua_start_and_placement() {
     assert_eq!(g.pits()[8..16], [0, 2, 2, 6, 0, 0, 0, 0]);
     assert_eq!(legal(&g), vec!["a5t<", "a5t>", "a6<", "a6>", "a7<", "a7>"]);
     // Placing in a6 makes 3; the takata sows a7, a8, b8 and ends in the empty b8.
-    let mut c = g.clone();
-    c.play_name("a6>").unwrap();
+    let c = after(&g, "a6>");
     assert_eq!(c.stores(), vec![21, 22]);
     assert_eq!(c.pits()[16..24], [0, 0, 0, 0, 6, 0, 3, 1]);
     assert_eq!(c.pits()[31], 1, "b8");
     assert_eq!(c.to_move(), "north");
     // The nyumba tax: a seed placed in the nyumba (7) sows only two seeds.
-    let mut c = g.clone();
-    c.play_name("a5t<").unwrap();
+    let c = after(&g, "a5t<");
     assert_eq!(c.pits()[16..24], [0, 0, 1, 1, 5, 2, 2, 0]);
     // Seeds never leave the board.
     let total: u32 = c.pits().iter().sum::<u32>() + c.stores().iter().sum::<u32>();

@@ -28,6 +28,8 @@ Start with `mancala variants`, then `mancala play awari --moves 2,3`.",
 mancala play kalah --seeds 4 --position \"4 4 4 4 4 4 4 4 4 4 4 4\" --json\n  \
 mancala tiers awari\n  \
 mancala play bao-kiswahili --engine north\n  \
+mancala play nam-nam --match --moves 0,1,2\n  \
+mancala query nam-nam --owners ssssssnnsnnn \"1 1 1 1 1 1 1 1 1 1 1 1 north\"\n  \
 mancala solve madjnuni --setup \"7 7 7 7 7 7 7 7 7 7 7 7 7 7\""
 )]
 struct Cli {

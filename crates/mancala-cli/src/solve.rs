@@ -28,7 +28,8 @@ pub struct SolveCmd {
     #[command(flatten)]
     variant: VariantArgs,
 
-    /// The position: 2m pit counts, side to move's pits first (default: the start position)
+    /// The position: 2m pit counts, side to move's pits first (default: the start position);
+    /// with nam-nam --owners, a last word `north` puts North to move
     position: Option<String>,
 
     #[command(flatten)]

@@ -187,7 +187,8 @@ pub struct QueryCmd {
     #[command(flatten)]
     variant: VariantArgs,
 
-    /// The position: 2m pit counts, side to move's pits first
+    /// The position: 2m pit counts, side to move's pits first; with nam-nam --owners, a last
+    /// word `north` puts North to move
     position: String,
 
     /// Table folder

@@ -5,13 +5,6 @@ use crate::ForcedError;
 use mancala_rules::Side;
 use std::collections::HashSet;
 
-pub(crate) fn sidx(s: Side) -> usize {
-    match s {
-        Side::South => 0,
-        Side::North => 1,
-    }
-}
-
 /// Who moves first (South = the distributor): madjnuni's distributor always; in el-akil and
 /// el-ghasheem the second player, unless he swapped.
 pub fn first_mover(preset: Preset, swapped: bool) -> Side {
@@ -81,7 +74,7 @@ pub(crate) enum Sown {
 /// The absolute pit `side` must empty, or None if he has no playable pit.
 pub(crate) fn forced_pit(rules: &ForcedRules, pits: &[u32], side: Side) -> Option<usize> {
     let m = rules.pits as usize;
-    let base = sidx(side) * m;
+    let base = side.index() * m;
     let ok = |c: u32| c >= 2 || (c == 1 && rules.single_playable);
     let head = base + m - 1;
     if ok(pits[head]) {
@@ -98,12 +91,11 @@ pub(crate) fn forced_pit(rules: &ForcedRules, pits: &[u32], side: Side) -> Optio
 pub(crate) fn sow(rules: &ForcedRules, pits: &mut [u32], mut from: usize) -> Sown {
     let n = pits.len();
     let m = rules.pits as usize;
+    // Only states at a relay are recorded: an endless relay repeats one of them too, and most
+    // moves end in their first lap without touching the set (it allocates on first insert).
     let mut seen: HashSet<(Vec<u32>, usize)> = HashSet::new();
     let mut laps = 0u32;
     loop {
-        if !seen.insert((pits.to_vec(), from)) {
-            return Sown::Infinite;
-        }
         laps += 1;
         let mut hand = pits[from];
         pits[from] = 0;
@@ -152,7 +144,12 @@ pub(crate) fn sow(rules: &ForcedRules, pits: &mut [u32], mut from: usize) -> Sow
                 }
                 return Sown::Done { captured, laps };
             }
-            _ => from = pos,
+            _ => {
+                if !seen.insert((pits.to_vec(), pos)) {
+                    return Sown::Infinite;
+                }
+                from = pos;
+            }
         }
     }
 }
@@ -291,7 +288,7 @@ impl ForcedGame {
 
     fn row(&self, side: Side) -> &[u32] {
         let m = self.rules.pits as usize;
-        &self.pits[sidx(side) * m..sidx(side) * m + m]
+        &self.pits[side.index() * m..side.index() * m + m]
     }
 
     fn row_sum(&self, side: Side) -> u32 {
@@ -321,7 +318,7 @@ impl ForcedGame {
 
     fn finish_to(&mut self, who: Side, reason: EndReason) {
         let all: u32 = self.pits.iter().sum();
-        self.stores[sidx(who)] += all;
+        self.stores[who.index()] += all;
         self.pits.iter_mut().for_each(|c| *c = 0);
         self.end = Some(reason);
     }
@@ -376,8 +373,8 @@ impl ForcedGame {
         }
         let key = (
             self.pits.clone(),
-            sidx(self.to_move) as u8,
-            self.starving.map_or(2, |s| sidx(s) as u8),
+            self.to_move.index() as u8,
+            self.starving.map_or(2, |s| s.index() as u8),
         );
         if !self.seen.insert(key) {
             self.finish_own_rows(EndReason::Cycle);
@@ -407,7 +404,7 @@ impl ForcedGame {
             }
             Sown::Done { captured, laps } => {
                 self.moves += 1;
-                self.stores[sidx(side)] += captured;
+                self.stores[side.index()] += captured;
                 if captured > 0 {
                     // Seeds never come back: no earlier state can recur.
                     self.seen.clear();

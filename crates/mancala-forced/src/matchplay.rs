@@ -1,6 +1,6 @@
 //! El-akil / el-ghasheem match play: rounds until one player's captures add up to the target.
 
-use crate::game::{first_mover, sidx, EndReason, ForcedGame};
+use crate::game::{first_mover, EndReason, ForcedGame};
 use crate::rules::{ForcedRules, Preset};
 use crate::solve::value_setup;
 use crate::ForcedError;
@@ -139,17 +139,14 @@ impl MatchReport {
     }
 }
 
-/// Plays a match of a validated setup; see [`crate::play_match`].
+/// Plays a match of a validated setup; see [`crate::play_match`], which has already refused
+/// madjnuni (before the setup is parsed, so that refusal comes first).
 pub(crate) fn run_match(
     rules: &ForcedRules,
     setup: &[u32],
     opts: &MatchOptions,
 ) -> Result<MatchReport, ForcedError> {
-    if rules.preset == Preset::Madjnuni {
-        return Err(ForcedError::NoMatchPlay {
-            preset: rules.preset.name(),
-        });
-    }
+    debug_assert_ne!(rules.preset, Preset::Madjnuni);
     if opts.target == 0 {
         return Err(ForcedError::BadTarget { got: opts.target });
     }
@@ -197,7 +194,7 @@ pub(crate) fn run_match(
             }
             // The capture itself, before any sweep the same move caused.
             let mut at_capture = before;
-            at_capture[sidx(rep.side)] += rep.captured;
+            at_capture[rep.side.index()] += rep.captured;
             let now = add(by_player(at_capture));
             let mover = player(rep.side);
             if now[mover.index()] >= target {

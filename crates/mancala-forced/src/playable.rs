@@ -24,12 +24,8 @@ impl ForcedGame {
         } else {
             None
         };
-        match idx {
+        match idx.filter(|&i| i < m) {
             None => Err(ForcedError::BadMove {
-                got: mv.to_string(),
-                legal: forced.to_string(),
-            }),
-            Some(i) if i >= m => Err(ForcedError::BadMove {
                 got: mv.to_string(),
                 legal: forced.to_string(),
             }),

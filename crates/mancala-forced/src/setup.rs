@@ -30,6 +30,13 @@ pub fn partner(rules: &ForcedRules, i: usize) -> usize {
     }
 }
 
+/// The South pits `south` with their partners, in board order: the pits a mirror setup fills.
+pub(crate) fn paired_pits(rules: &ForcedRules, south: &[usize]) -> Vec<usize> {
+    let mut at: Vec<usize> = south.iter().flat_map(|&i| [i, partner(rules, i)]).collect();
+    at.sort_unstable();
+    at
+}
+
 /// Checks `pits` against the preset's setup rule; the error says what is wrong.
 pub fn validate_setup(rules: &ForcedRules, pits: &[u32]) -> Result<(), ForcedError> {
     let m = rules.pits as usize;
@@ -139,13 +146,7 @@ pub fn default_setup(rules: &ForcedRules) -> Vec<u32> {
                 };
                 // Fewer seeds than pits: use as many pairs as the seeds allow.
                 let pairs = south.len().min(rules.total as usize / 2).max(1);
-                let mut at: Vec<usize> = Vec::new();
-                for &i in &south[..pairs] {
-                    at.push(i);
-                    at.push(partner(rules, i));
-                }
-                at.sort_unstable();
-                spread(n, rules.total, &at)
+                spread(n, rules.total, &paired_pits(rules, &south[..pairs]))
             }
         },
     }

@@ -2,7 +2,7 @@
 
 use crate::game::{EndReason, ForcedGame};
 use crate::rules::{AkilSetup, ForcedRules, Preset};
-use crate::setup::{partner, validate_setup};
+use crate::setup::{paired_pits, validate_setup};
 use crate::ForcedError;
 use mancala_rules::Side;
 
@@ -16,6 +16,14 @@ pub enum Role {
 }
 
 impl Role {
+    /// The role of a side: South is always the distributor (a swap rotates the board instead).
+    fn of(side: Side) -> Role {
+        match side {
+            Side::South => Role::Distributor,
+            Side::North => Role::Second,
+        }
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Role::Distributor => "distributor",
@@ -82,21 +90,12 @@ fn play_out(rules: &ForcedRules, setup: &[u32], swapped: bool) -> Outcome {
     let first = crate::game::first_mover(rules.preset, swapped);
     g.run();
     let [d, s] = g.captured();
-    let winner = match d.cmp(&s) {
-        std::cmp::Ordering::Greater => Some(Role::Distributor),
-        std::cmp::Ordering::Less => Some(Role::Second),
-        std::cmp::Ordering::Equal => None,
-    };
     Outcome {
         swapped,
-        first_mover: if first == Side::South {
-            Role::Distributor
-        } else {
-            Role::Second
-        },
+        first_mover: Role::of(first),
         distributor: d,
         second: s,
-        winner,
+        winner: g.winner().map(Role::of),
         moves: g.moves_played(),
         end: g.end_reason().expect("run ends the game"),
     }
@@ -229,12 +228,7 @@ pub(crate) fn search(rules: &ForcedRules, limit: u64) -> Result<BestSetup, Force
             // Choose the non-empty pairs by bitmask, then split the seeds over their pits.
             for mask in 1u32..(1u32 << m) {
                 let south: Vec<usize> = (0..m).filter(|i| mask >> i & 1 == 1).collect();
-                let mut at: Vec<usize> = Vec::new();
-                for &i in &south {
-                    at.push(i);
-                    at.push(partner(rules, i));
-                }
-                at.sort_unstable();
+                let at = paired_pits(rules, &south);
                 compositions(at.len(), rules.total, 1, &mut |parts| {
                     let mut s = vec![0; n];
                     for (&i, &c) in at.iter().zip(parts) {

@@ -117,67 +117,57 @@ fn print_reference_lines() {
             .wrapping_add(1442695040888963407);
         (seed >> 33) as u32
     };
+    // Setups as in the perft file (comma-separated), so that each case fits on one line.
+    let case = |p, m, t, r, s: &str| (p, m, t, r, parse_setup(s).unwrap());
     let mut cases: Vec<(&str, u32, u32, &str, Vec<u32>)> = vec![
-        ("madjnuni", 7, 98, "-", vec![7; 14]),
-        (
+        case("madjnuni", 7, 98, "-", "7,7,7,7,7,7,7,7,7,7,7,7,7,7"),
+        case("madjnuni", 7, 98, "-", "6,7,6,12,6,7,7,10,4,5,8,9,4,7"),
+        case(
             "madjnuni",
             7,
             98,
-            "-",
-            vec![6, 7, 6, 12, 6, 7, 7, 10, 4, 5, 8, 9, 4, 7],
+            "serial=backward",
+            "7,7,7,7,7,7,7,7,7,7,7,7,7,7",
         ),
-        ("madjnuni", 7, 98, "serial=backward", vec![7; 14]),
-        ("madjnuni", 7, 98, "chain=one", vec![7; 14]),
-        ("madjnuni", 2, 8, "-", vec![2, 2, 2, 2]),
-        ("madjnuni", 3, 14, "-", vec![2, 2, 3, 2, 2, 3]),
-        ("madjnuni", 1, 7, "-", vec![5, 2]),
-        (
-            "el-akil",
-            6,
-            72,
-            "-",
-            vec![0, 9, 9, 9, 9, 0, 0, 9, 9, 9, 9, 0],
+        case(
+            "madjnuni",
+            7,
+            98,
+            "chain=one",
+            "7,7,7,7,7,7,7,7,7,7,7,7,7,7",
         ),
-        (
-            "el-akil",
-            6,
-            72,
-            "-",
-            vec![0, 0, 36, 0, 0, 0, 0, 0, 0, 36, 0, 0],
-        ),
-        (
-            "el-akil",
-            6,
-            72,
-            "-",
-            vec![0, 10, 8, 12, 6, 0, 0, 9, 11, 7, 9, 0],
-        ),
-        (
+        case("madjnuni", 2, 8, "-", "2,2,2,2"),
+        case("madjnuni", 3, 14, "-", "2,2,3,2,2,3"),
+        case("madjnuni", 1, 7, "-", "5,2"),
+        case("el-akil", 6, 72, "-", "0,9,9,9,9,0,0,9,9,9,9,0"),
+        case("el-akil", 6, 72, "-", "0,0,36,0,0,0,0,0,0,36,0,0"),
+        case("el-akil", 6, 72, "-", "0,10,8,12,6,0,0,9,11,7,9,0"),
+        case(
             "el-akil",
             6,
             72,
             "setup=leftmost",
-            vec![36, 0, 0, 0, 0, 0, 36, 0, 0, 0, 0, 0],
+            "36,0,0,0,0,0,36,0,0,0,0,0",
         ),
-        (
+        case(
             "el-akil",
             6,
             72,
             "serial=forward",
-            vec![0, 9, 9, 9, 9, 0, 0, 9, 9, 9, 9, 0],
+            "0,9,9,9,9,0,0,9,9,9,9,0",
         ),
-        (
-            "el-akil",
+        case("el-akil", 6, 72, "chain=one", "0,9,9,9,9,0,0,9,9,9,9,0"),
+        case("el-akil", 3, 12, "-", "1,3,0,0,1,7"),
+        case("el-akil", 2, 8, "-", "6,0,0,2"),
+        case("el-ghasheem", 6, 72, "-", "6,6,6,6,6,6,6,6,6,6,6,6"),
+        case("el-ghasheem", 2, 20, "-", "4,7,4,5"),
+        case(
+            "el-ghasheem",
             6,
             72,
-            "chain=one",
-            vec![0, 9, 9, 9, 9, 0, 0, 9, 9, 9, 9, 0],
+            "serial=off",
+            "6,6,6,6,6,6,6,6,6,6,6,6",
         ),
-        ("el-akil", 3, 12, "-", vec![1, 3, 0, 0, 1, 7]),
-        ("el-akil", 2, 8, "-", vec![6, 0, 0, 2]),
-        ("el-ghasheem", 6, 72, "-", vec![6; 12]),
-        ("el-ghasheem", 2, 20, "-", vec![4, 7, 4, 5]),
-        ("el-ghasheem", 6, 72, "serial=off", vec![6; 12]),
     ];
     for _ in 0..6 {
         let mut s = vec![2u32; 14];

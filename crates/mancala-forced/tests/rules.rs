@@ -2,9 +2,13 @@
 
 use mancala_forced::*;
 
+/// `--rule` strings as the API takes them.
+fn owned(opts: &[&str]) -> Vec<String> {
+    opts.iter().map(|s| s.to_string()).collect()
+}
+
 fn rules(preset: &str, opts: &[&str]) -> ForcedRules {
-    let opts: Vec<String> = opts.iter().map(|s| s.to_string()).collect();
-    ForcedRules::build(preset, None, None, &opts).unwrap()
+    ForcedRules::build(preset, None, None, &owned(opts)).unwrap()
 }
 
 fn pos(preset: &str, opts: &[&str], pits: &[u32], to_move: Side) -> ForcedGame {
@@ -34,48 +38,21 @@ fn empty_head_takes_the_next_pit_leftward() {
 
 #[test]
 fn head_empty_wrap_takes_the_leftmost_pit() {
-    let g = pos(
-        "madjnuni",
-        &["head-empty=wrap"],
-        &[1, 2, 0, 2, 2, 2],
-        Side::South,
-    );
-    assert_eq!(g.forced_move(), Some(0));
-    let g = pos(
-        "madjnuni",
-        &["head-empty=wrap"],
-        &[0, 2, 0, 2, 2, 2],
-        Side::South,
-    );
-    assert_eq!(g.forced_move(), Some(1));
+    let wrap = |pits: &[u32]| pos("madjnuni", &["head-empty=wrap"], pits, Side::South);
+    assert_eq!(wrap(&[1, 2, 0, 2, 2, 2]).forced_move(), Some(0));
+    assert_eq!(wrap(&[0, 2, 0, 2, 2, 2]).forced_move(), Some(1));
     // A non-empty head is still played first.
-    let g = pos(
-        "madjnuni",
-        &["head-empty=wrap"],
-        &[1, 2, 1, 2, 2, 2],
-        Side::South,
-    );
-    assert_eq!(g.forced_move(), Some(2));
+    assert_eq!(wrap(&[1, 2, 1, 2, 2, 2]).forced_move(), Some(2));
 }
 
 #[test]
 fn single_unplayable_skips_lone_seeds() {
     let g = pos("el-akil", &[], &[2, 0, 1, 0, 3, 0], Side::South);
     assert_eq!(g.forced_move(), Some(2));
-    let g = pos(
-        "el-akil",
-        &["single=unplayable"],
-        &[2, 0, 1, 0, 3, 0],
-        Side::South,
-    );
-    assert_eq!(g.forced_move(), Some(0));
+    let unplayable = |pits: &[u32]| pos("el-akil", &["single=unplayable"], pits, Side::South);
+    assert_eq!(unplayable(&[2, 0, 1, 0, 3, 0]).forced_move(), Some(0));
     // Nobody can move: each takes his own row.
-    let g = pos(
-        "el-akil",
-        &["single=unplayable"],
-        &[1, 0, 1, 0, 1, 0],
-        Side::South,
-    );
+    let g = unplayable(&[1, 0, 1, 0, 1, 0]);
     assert_eq!(g.end_reason(), Some(EndReason::BothStuck));
     assert_eq!(g.captured(), [2, 1]);
 }
@@ -368,9 +345,16 @@ fn default_setups() {
     assert_eq!(g.board(), &[2, 1, 1, 1]);
 }
 
+fn setup_game(preset: &str, opts: &[&str], setup: &str) -> Result<ForcedGame, ForcedError> {
+    new_game(preset, None, None, &owned(opts), Some(setup), false)
+}
+
+fn setup_ok(preset: &str, opts: &[&str], setup: &str) -> bool {
+    setup_game(preset, opts, setup).is_ok()
+}
+
 fn setup_err(preset: &str, opts: &[&str], setup: &str) -> String {
-    let opts: Vec<String> = opts.iter().map(|s| s.to_string()).collect();
-    match new_game(preset, None, None, &opts, Some(setup), false) {
+    match setup_game(preset, opts, setup) {
         Err(ForcedError::BadSetup(m)) => m,
         other => panic!("{preset} {setup}: expected a bad setup, got {other:?}"),
     }
@@ -387,63 +371,29 @@ fn setup_validation() {
     assert!(setup_err("madjnuni", &[], "1 13 7 7 7 7 7 7 7 7 7 7 7 7").contains("at least 2"));
     assert!(setup_err("madjnuni", &[], "7 7 x 7").contains("not a seed count"));
     assert!(setup_err("madjnuni", &[], "7 7 -7 7").contains("not a seed count"));
-    assert!(new_game(
-        "madjnuni",
-        None,
-        None,
-        &[],
-        Some("2,2,2,2,2,2,2,2,2,2,2,2,2,72"),
-        false
-    )
-    .is_ok());
+    assert!(setup_ok("madjnuni", &[], "2,2,2,2,2,2,2,2,2,2,2,2,2,72"));
     // el-ghasheem: at least 4 each, 72.
     assert!(setup_err("el-ghasheem", &[], "3 9 6 6 6 6 6 6 6 6 6 6").contains("at least 4"));
-    assert!(new_game(
-        "el-ghasheem",
-        None,
-        None,
-        &[],
-        Some("4 4 4 4 4 4 4 4 4 4 4 28"),
-        false
-    )
-    .is_ok());
+    assert!(setup_ok("el-ghasheem", &[], "4 4 4 4 4 4 4 4 4 4 4 28"));
     // el-akil mirror, opposite pairing: South pit i with 2m-1-i.
-    assert!(new_game(
-        "el-akil",
-        None,
-        None,
-        &[],
-        Some("0 30 0 0 0 0 0 0 0 0 42 0"),
-        false
-    )
-    .is_ok());
+    assert!(setup_ok("el-akil", &[], "0 30 0 0 0 0 0 0 0 0 42 0"));
     assert!(setup_err("el-akil", &[], "0 30 0 0 0 0 0 42 0 0 0 0").contains("partner"));
     assert!(setup_err("el-akil", &[], "0 0 0 0 0 0 0 0 0 0 0 0").contains("add up to"));
     // Rotated pairing: South pit i with m+i.
-    let rot = ["pairing=rotated".to_string()];
-    assert!(new_game(
+    assert!(setup_ok(
         "el-akil",
-        None,
-        None,
-        &rot,
-        Some("0 30 0 0 0 0 0 42 0 0 0 0"),
-        false
-    )
-    .is_ok());
+        &["pairing=rotated"],
+        "0 30 0 0 0 0 0 42 0 0 0 0"
+    ));
     assert!(
         setup_err("el-akil", &["pairing=rotated"], "0 30 0 0 0 0 0 0 0 0 42 0").contains("partner")
     );
     // Leftmost: pits 0 and m only.
-    let lm = ["setup=leftmost".to_string()];
-    assert!(new_game(
+    assert!(setup_ok(
         "el-akil",
-        None,
-        None,
-        &lm,
-        Some("40 0 0 0 0 0 32 0 0 0 0 0"),
-        false
-    )
-    .is_ok());
+        &["setup=leftmost"],
+        "40 0 0 0 0 0 32 0 0 0 0 0"
+    ));
     assert!(
         setup_err("el-akil", &["setup=leftmost"], "40 0 0 0 0 0 0 0 0 0 0 32").contains("leftmost")
     );
@@ -455,8 +405,7 @@ fn setup_validation() {
 #[test]
 fn bad_options_and_sizes_are_errors() {
     let e = |p: &str, pits: Option<u32>, total: Option<u32>, o: &[&str]| {
-        let o: Vec<String> = o.iter().map(|s| s.to_string()).collect();
-        new_game(p, pits, total, &o, None, false).unwrap_err()
+        new_game(p, pits, total, &owned(o), None, false).unwrap_err()
     };
     assert!(matches!(
         e("oware", None, None, &[]),
@@ -503,10 +452,7 @@ fn bad_options_and_sizes_are_errors() {
         ForcedError::BadRuleValue { .. }
     ));
     // Size as rules, case-insensitive names, bare yes/no options.
-    let o: Vec<String> = ["pits=3", "seeds=14", "Serial=Backward", "singles-end"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+    let o = owned(&["pits=3", "seeds=14", "Serial=Backward", "singles-end"]);
     let g = new_game("madjnuni", None, None, &o, None, false).unwrap();
     assert_eq!(
         g.rules().describe(),
@@ -523,8 +469,7 @@ fn bad_options_and_sizes_are_errors() {
 #[test]
 fn every_option_changes_the_game() {
     let outcome = |p: &str, o: &[&str], setup: Option<&str>| {
-        let o: Vec<String> = o.iter().map(|s| s.to_string()).collect();
-        let v = solve_setup(p, None, None, &o, setup).unwrap();
+        let v = solve_setup(p, None, None, &owned(o), setup).unwrap();
         (v.kept, v.swapped)
     };
     let cases: &[(&str, &str, Option<&str>)] = &[

@@ -3,7 +3,7 @@
 use std::collections::HashSet;
 use std::error::Error;
 
-use mancala_rules::Playable;
+use mancala_rules::{Playable, Side};
 
 use crate::rules::{End, FourScope, Options, Pits, Rules, Settled, Sown, Status, MAX_PITS};
 use crate::MultiError;
@@ -112,18 +112,23 @@ pub fn options_help(preset: &str) -> Vec<(&'static str, &'static str)> {
         .collect()
 }
 
+/// The on/off words, in one place because `capture-four` takes them too, beside its scopes.
+fn switch_word(v: &str) -> Option<bool> {
+    match v {
+        "on" | "yes" | "true" | "1" => Some(true),
+        "off" | "no" | "false" | "0" => Some(false),
+        _ => None,
+    }
+}
+
 fn parse_switch(rule: &str, value: Option<&str>) -> Result<bool, MultiError> {
     match value.map(|v| v.to_ascii_lowercase()) {
         None => Ok(true),
-        Some(v) => match v.as_str() {
-            "on" | "yes" | "true" | "1" => Ok(true),
-            "off" | "no" | "false" | "0" => Ok(false),
-            _ => Err(MultiError::BadRuleValue {
-                rule: rule.to_string(),
-                value: v,
-                expected: "on or off",
-            }),
-        },
+        Some(v) => switch_word(&v).ok_or(MultiError::BadRuleValue {
+            rule: rule.to_string(),
+            value: v,
+            expected: "on or off",
+        }),
     }
 }
 
@@ -133,21 +138,15 @@ fn apply_rule(opts: &mut Options, players: usize, text: &str) -> Result<(), Mult
         None => (text.trim(), None),
     };
     let lower = raw_name.to_ascii_lowercase();
-    let name = match lower.strip_prefix("rule") {
-        Some(num) if !num.is_empty() && num.chars().all(|c| c.is_ascii_digit()) => {
-            let num: u32 = num.parse().unwrap_or(0);
-            RULES
-                .iter()
-                .find(|(_, n, _)| *n == num)
-                .map(|(name, _, _)| *name)
-                .ok_or_else(|| MultiError::UnknownRule(raw_name.to_string()))?
-        }
-        _ => RULES
-            .iter()
-            .find(|(name, _, _)| *name == lower)
-            .map(|(name, _, _)| *name)
-            .ok_or_else(|| MultiError::UnknownRule(raw_name.to_string()))?,
-    };
+    let number = lower
+        .strip_prefix("rule")
+        .filter(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()))
+        .map(|d| d.parse::<u32>().unwrap_or(0));
+    let name = RULES
+        .iter()
+        .find(|(name, n, _)| number.map_or(*name == lower, |k| *n == k))
+        .map(|(name, _, _)| *name)
+        .ok_or_else(|| MultiError::UnknownRule(raw_name.to_string()))?;
     match name {
         "touch-move" => opts.touch_move = parse_switch(name, value)?,
         "three-seeds" => opts.three_seeds = parse_switch(name, value)?,
@@ -171,19 +170,19 @@ fn apply_rule(opts: &mut Options, players: usize, text: &str) -> Result<(), Mult
             // capture-four
             let lower = value.map(|v| v.to_ascii_lowercase());
             opts.capture_four = match lower.as_deref() {
-                None | Some("on") | Some("yes") | Some("true") | Some("1") | Some("any") => {
-                    Some(FourScope::Any)
-                }
+                None | Some("any") => Some(FourScope::Any),
                 Some("own") => Some(FourScope::Own),
                 Some("opponents") | Some("opponent") => Some(FourScope::Opponents),
-                Some("off") | Some("no") | Some("false") | Some("0") => None,
-                Some(v) => {
-                    return Err(MultiError::BadRuleValue {
-                        rule: name.to_string(),
-                        value: v.to_string(),
-                        expected: "any, own, opponents or off",
-                    })
-                }
+                Some(v) => match switch_word(v) {
+                    Some(on) => on.then_some(FourScope::Any),
+                    None => {
+                        return Err(MultiError::BadRuleValue {
+                            rule: name.to_string(),
+                            value: v.to_string(),
+                            expected: "any, own, opponents or off",
+                        })
+                    }
+                },
             };
         }
     }
@@ -515,7 +514,7 @@ impl MultiGame {
 
     fn name_of(&self, seat: usize) -> String {
         if self.rules.players == 2 {
-            if seat == 0 { "south" } else { "north" }.to_string()
+            [Side::South, Side::North][seat].name().to_string()
         } else {
             format!("player {}", seat + 1)
         }

@@ -11,6 +11,12 @@ pub(crate) type Pits = [u8; MAX_PITS];
 /// Per-player amounts (seeds gained, house totals); unused seats are 0.
 pub(crate) type Gains = [u32; 4];
 
+/// Seeds in all the pits. They never increase, so a position with fewer cannot repeat one
+/// with more: the solver's `fresh` memo rests on this count.
+pub(crate) fn pit_seeds(pits: &Pits) -> u32 {
+    pits.iter().map(|&c| c as u32).sum()
+}
+
 /// Which pits option 10 (`capture-four`) may capture from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FourScope {
@@ -135,20 +141,21 @@ impl Rules {
             .sum()
     }
 
-    /// Array indices of the pits a capture from the mover's pit `j` takes.
-    fn opposite(&self, mover: usize, j: usize) -> Vec<usize> {
+    /// Array indices of the pits a capture from the mover's pit `j` takes. An iterator, not a
+    /// `Vec`: it runs on every capture of move generation, and is walked twice (sum, clear).
+    fn opposite(&self, mover: usize, j: usize) -> impl Iterator<Item = usize> + '_ {
         let p = self.pits;
-        if self.players == 2 {
-            // Kalah geometry: South's pit j (from his left) faces North's pit p-1-j.
-            vec![(1 - mover) * p + (p - 1 - j)]
-        } else if self.opts.one_opposite && self.players == 4 {
-            vec![((mover + 2) % 4) * p + j]
-        } else {
-            (0..self.players)
-                .filter(|&s| s != mover)
-                .map(|s| s * p + j)
-                .collect()
-        }
+        let only_across = self.opts.one_opposite && self.players == 4;
+        (0..self.players).filter_map(move |s| {
+            if self.players == 2 {
+                // Kalah geometry: South's pit j (from his left) faces North's pit p-1-j.
+                (s != mover).then_some(s * p + (p - 1 - j))
+            } else if only_across {
+                (s == (mover + 2) % 4).then_some(s * p + j)
+            } else {
+                (s != mover).then_some(s * p + j)
+            }
+        })
     }
 
     /// Sows the mover's pit `pit`. `None` when the pit is empty or when relay sowing would
@@ -217,10 +224,9 @@ impl Rules {
                 continue;
             }
             if self.opts.capture_four.is_none() && seat == mover && count == 1 {
-                let opp = self.opposite(mover, idx);
-                let taken: u32 = opp.iter().map(|&i| b[i] as u32).sum();
+                let taken: u32 = self.opposite(mover, idx).map(|i| b[i] as u32).sum();
                 if taken > 0 {
-                    for &i in &opp {
+                    for i in self.opposite(mover, idx) {
                         b[i] = 0;
                     }
                     gain += taken;
@@ -316,7 +322,8 @@ impl Rules {
         }
     }
 
-    /// The position reached by a move: pits, mover's gain, and the settled status.
+    /// Settles the position a move reached: the mover again after an extra turn, else the next
+    /// seat (passes and ends as in [`Rules::settle`]).
     pub(crate) fn after(&self, mover: usize, sown: &Sown) -> Settled {
         let next = if sown.extra {
             mover

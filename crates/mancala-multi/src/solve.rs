@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use crate::rules::{Gains, Pits, Rules, Sown, Status};
+use crate::rules::{pit_seeds, Gains, Pits, Rules, Sown, Status};
 use crate::{MultiError, MultiGame};
 
 /// The max-n value of a position: every player's final seeds when each maximises his own.
@@ -27,7 +27,7 @@ pub struct MaxN {
 }
 
 /// Whether `a` is strictly better than `b` for `mover` (the tie rule of the crate docs).
-pub(crate) fn better(players: usize, mover: usize, a: &Gains, b: &Gains) -> bool {
+fn better(players: usize, mover: usize, a: &Gains, b: &Gains) -> bool {
     if a[mover] != b[mover] {
         return a[mover] > b[mover];
     }
@@ -96,7 +96,7 @@ impl Solver<'_> {
                 hit: usize::MAX,
             });
         }
-        let seeds: u32 = pits.iter().map(|&c| c as u32).sum();
+        let seeds = pit_seeds(pits);
         let depth = self.line.len();
         self.line.insert(key, depth);
         let mut best: Option<(usize, Gains)> = None;
@@ -114,15 +114,9 @@ impl Solver<'_> {
                         self.tick()?;
                         (self.rules.own_pits(&sown.pits), d)
                     } else {
-                        let child_seeds: u32 = sown.pits.iter().map(|&c| c as u32).sum();
-                        let child = self.search(&sown.pits, s, &next.moves, child_seeds < seeds);
-                        let child = match child {
-                            Ok(c) => c,
-                            Err(e) => {
-                                self.line.remove(&key);
-                                return Err(e);
-                            }
-                        };
+                        // On an error the solver is dropped, so `line` needs no cleanup.
+                        let fresh = pit_seeds(&sown.pits) < seeds;
+                        let child = self.search(&sown.pits, s, &next.moves, fresh)?;
                         (child.gains, child.hit)
                     }
                 }
@@ -220,10 +214,8 @@ pub fn solve(game: &MultiGame, node_limit: u64) -> Result<MaxN, MultiError> {
             break;
         }
         solver.line = on_line.iter().enumerate().map(|(d, k)| (*k, d)).collect();
-        solver.root_values.clear();
-        let above: u32 = pits.iter().map(|&c| c as u32).sum();
-        let here: u32 = sown.pits.iter().map(|&c| c as u32).sum();
-        let node = solver.search(&sown.pits, s, &next.moves, here < above)?;
+        let fresh = pit_seeds(&sown.pits) < pit_seeds(&pits);
+        let node = solver.search(&sown.pits, s, &next.moves, fresh)?;
         pits = sown.pits;
         mover = s;
         moves = next.moves;

@@ -132,7 +132,6 @@ impl Pair {
         self.set.contains(&r)
     }
 
-    /// This crate's game at a position (fresh: no history before it).
     /// This crate's game from its own start position.
     fn multi_start(&self, seeds: Option<u32>) -> MultiGame {
         new_game(
@@ -145,6 +144,7 @@ impl Pair {
         .unwrap()
     }
 
+    /// This crate's game at a position (fresh: no history before it).
     fn multi(&self, p: &Pos) -> MultiGame {
         let pits: Vec<String> = p.pits.iter().map(|c| c.to_string()).collect();
         let text = format!(
@@ -794,11 +794,12 @@ fn worked_examples() {
     };
     let s = packed_settle(&pair, packed_board(&p, 3), 0, [0, 0]);
     let after = packed_after(&pair, 0, [0, 0], &s.kids[0]).state;
-    let want = State::Move(Pos {
+    let q = Pos {
         pits: vec![0, 0, 0, 0, 0, 5],
         houses: [3, 0],
         mover: 1,
-    });
+    };
+    let want = State::Move(q.clone());
     assert_eq!(after, want);
     let mut multi = pair.multi(&p);
     multi.play_move("0").unwrap();
@@ -806,11 +807,6 @@ fn worked_examples() {
     // North sows the 5 seeds of his pit 2: his house, South's pits 0, 1, 2, his own pit 0.
     // That pit was empty and faces South's pit 2 (1 seed): North banks 1 + 1, plus the 1 sown
     // into his house.
-    let q = Pos {
-        pits: vec![0, 0, 0, 0, 0, 5],
-        houses: [3, 0],
-        mover: 1,
-    };
     let s = packed_settle(&pair, packed_board(&q, 3), 1, [3, 0]);
     let State::Move(qq) = &s.state else { panic!() };
     assert_eq!(qq.mover, 1);

@@ -27,7 +27,8 @@ impl Side {
         }
     }
 
-    fn index(self) -> usize {
+    /// 0 for South, 1 for North: the place of each side in `[south, north]` arrays.
+    pub fn index(self) -> usize {
         self as usize
     }
 }
@@ -195,7 +196,8 @@ impl Game {
                 self.board = Board::EMPTY;
                 self.end = Some(EndReason::NoMoves);
             }
-            // A player without seeds passes (the sowing family's pass move): no choice to ask.
+            // A player with no move to sow passes (the sowing family's pass move): no choice
+            // to ask.
             Node::Moves(k) if self.rules.must_pass(self.board) => {
                 self.board = k.as_slice()[0].board;
                 self.to_move = self.to_move.other();

@@ -100,9 +100,7 @@ impl NamNamMatch {
 
     /// Who owns which pit in the round being played or prepared.
     pub fn owners_text(&self) -> String {
-        (0..2 * self.pits)
-            .map(|i| if self.owners >> i & 1 == 1 { 's' } else { 'n' })
-            .collect()
+        Variant::owners_to_text(self.pits, self.owners)
     }
 
     /// The side whose decision is awaited (none once over).
@@ -194,7 +192,7 @@ impl NamNamMatch {
         let total = 2 * self.pits * self.seeds;
         if let Some(w) = [Side::South, Side::North]
             .into_iter()
-            .find(|s| captured[*s as usize] == total)
+            .find(|s| captured[s.index()] == total)
         {
             self.phase = Phase::Over { winner: Some(w) };
             return Ok(());
@@ -203,7 +201,6 @@ impl NamNamMatch {
             self.phase = Phase::Over { winner: None };
             return Ok(());
         }
-        let row = (1u16 << self.pits) - 1;
         let (winner, seeds) = match captured[0].cmp(&captured[1]) {
             std::cmp::Ordering::Equal => {
                 self.phase = self.start_round()?;
@@ -214,7 +211,7 @@ impl NamNamMatch {
         };
         // Every player starts the refill owning his own row; the winner then takes one pit of
         // the other row for each further pit his seeds fill.
-        self.owners = row;
+        self.owners = (1 << self.pits) - 1;
         let extra = (seeds / self.seeds).saturating_sub(self.pits);
         self.phase = match extra {
             0 => self.start_round()?,
@@ -225,11 +222,10 @@ impl NamNamMatch {
 
     /// Starts the next round on a full board with the current owners.
     fn start_round(&mut self) -> Result<Phase, RulesError> {
-        let row = (1u16 << self.pits) - 1;
         let opts = Options {
             pits: Some(self.pits),
             seeds: Some(self.seeds),
-            owners: (self.owners != row).then_some(self.owners),
+            owners: Some(self.owners),
             ..Options::default()
         };
         let rules = Rules::new(Variant::new(Preset::NamNam, opts)?);

@@ -354,14 +354,14 @@ impl Rules {
 
     /// Seeds in the pits the player to move owns and in his opponent's.
     pub fn shares(&self, b: Board) -> (u32, u32) {
-        let mine = self.owned(b);
+        let mine = self.owned(b.pits_only(), b.north());
         (mine, b.total() - mine)
     }
 
-    /// Seeds in the pits the player to move owns.
-    fn owned(&self, b: Board) -> u32 {
-        let mine = self.mine[b.north() as usize];
-        let bytes = b.0.to_le_bytes();
+    /// Seeds in the pits of `pits` that the player to move (North if `north`) owns.
+    fn owned(&self, pits: Board, north: bool) -> u32 {
+        let mine = self.mine[north as usize];
+        let bytes = pits.0.to_le_bytes();
         (0..2 * self.m)
             .filter(|&i| mine >> i & 1 == 1)
             .map(|i| bytes[i] as u32)
@@ -425,7 +425,7 @@ impl Rules {
         let opp = byte_sum(b.opp(m));
         // In a later nam-nam round a player's pits are not his row.
         let owned = if self.sided() {
-            self.owned(b.with_north(north))
+            self.owned(b, north)
         } else {
             own
         };

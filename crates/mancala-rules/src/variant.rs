@@ -422,8 +422,14 @@ impl Variant {
     /// [`Variant::owners`] as text: one letter a pit, `s` or `n`, in position order with
     /// South to move.
     pub fn owners_text(&self) -> String {
-        (0..2 * self.pits)
-            .map(|i| if self.owners >> i & 1 == 1 { 's' } else { 'n' })
+        Variant::owners_to_text(self.pits as u32, self.owners)
+    }
+
+    /// An ownership mask as text (see [`Variant::owners_text`]); the inverse of
+    /// [`Variant::parse_owners`].
+    pub fn owners_to_text(pits: u32, owners: u16) -> String {
+        (0..2 * pits)
+            .map(|i| if owners >> i & 1 == 1 { 's' } else { 'n' })
             .collect()
     }
 

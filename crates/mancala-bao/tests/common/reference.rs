@@ -276,18 +276,12 @@ impl RefPos {
                 let t = across(pa[i]);
                 hand = q.at(t);
                 q.g[t.0][t.1] = 0;
-                if left {
-                    idx = 15;
-                    cw = true;
-                } else {
-                    idx = 8;
-                    cw = false;
-                }
+                (idx, cw) = from_kichwa(left);
                 capturing = true;
                 namua = true;
                 taxed_first = false;
             }
-            Kind::NamuaTakata(i, c, tax) => {
+            Kind::NamuaTakata(i, c, tax) | Kind::Start(i, c, _, tax) => {
                 hand = if tax { 2 } else { q.at(pa[i]) };
                 q.g[pa[i].0][pa[i].1] -= hand;
                 if i == 4 && !tax {
@@ -295,21 +289,10 @@ impl RefPos {
                 }
                 idx = i;
                 cw = c;
-                capturing = false;
-                namua = true;
-                taxed_first = false;
-            }
-            Kind::Start(i, c, cap, tax) => {
-                hand = if tax { 2 } else { q.at(pa[i]) };
-                q.g[pa[i].0][pa[i].1] -= hand;
-                if i == 4 && !tax {
-                    q.ny[p] = false;
-                }
-                idx = i;
-                cw = c;
-                capturing = cap;
-                namua = false;
-                taxed_first = tax;
+                capturing = matches!(kind, Kind::Start(_, _, true, _));
+                namua = matches!(kind, Kind::NamuaTakata(..));
+                // Only a mtaji-phase taxed move stops short of a takasia it does not reach.
+                taxed_first = tax && !namua;
             }
         }
         let mut seen = HashSet::new();
@@ -344,13 +327,7 @@ impl RefPos {
                     6 | 7 => false,
                     _ => cw,
                 };
-                if left {
-                    idx = 15;
-                    cw = true;
-                } else {
-                    idx = 8;
-                    cw = false;
-                }
+                (idx, cw) = from_kichwa(left);
                 continue;
             }
             if idx == 4 && q.nyumba_special(p) {
@@ -426,6 +403,16 @@ impl RefPos {
             return None;
         }
         Some(t)
+    }
+}
+
+/// Where the sowing of captured seeds starts: just before kichwa a1 going clockwise (`left`),
+/// or just before a8 going counter-clockwise.
+fn from_kichwa(left: bool) -> (usize, bool) {
+    if left {
+        (15, true)
+    } else {
+        (8, false)
     }
 }
 
