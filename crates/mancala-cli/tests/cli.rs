@@ -407,22 +407,3 @@ fn el_akil_match_to_sixty() {
     assert_eq!(rounds[1]["distributor"], "b");
     assert_eq!(rounds[0]["captured"], serde_json::json!([29, 43]));
 }
-
-/// A reader that has gone (`mancala tiers ... | head -1` once head is done) gets no panic
-/// message: the program ends quietly with SIGPIPE's status.
-#[test]
-fn a_closed_pipe_ends_quietly() {
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala"))
-        .args(["tiers", "awari", "--max-seeds", "48"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run mancala");
-    // Close the reading end at once: the program's first line already meets a closed pipe.
-    drop(child.stdout.take());
-    let out = child.wait_with_output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!err.contains("panicked"), "{err}");
-    assert_eq!(out.status.code(), Some(141));
-}
