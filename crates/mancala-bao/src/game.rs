@@ -18,7 +18,9 @@ const LOOP_CHECK_AFTER: u64 = 256;
 /// Which of the two presets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Preset {
+    /// Bao la Kujifunza, the learners' game: 2 seeds in every pit, no namua, no nyumba.
     Kujifunza,
+    /// Bao la Kiswahili: seeds in hand (namua), then the mtaji phase; nyumba and takasia.
     Kiswahili,
 }
 
@@ -27,39 +29,43 @@ pub enum Preset {
 pub enum NyumbaStop {
     /// The player chooses (both sources' main rule): the move name gets an `s` suffix to stop.
     Choice,
-    /// The move always ends there (000's "some versions").
+    /// The move always ends there (the Skiryuk text's "some versions").
     Stop,
-    /// The nyumba is always sown out (002's "some versions").
+    /// The nyumba is always sown out (the Wikipedia text's "some versions").
     Continue,
 }
 
 /// The rule options of a game (see `options_help`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
+    /// Which of the two games.
     pub preset: Preset,
     /// Malawi setup: 8 seeds in the nyumba and 20 in hand.
     pub malawi: bool,
     /// kimbi = `a2`, `a7` only (captures in a kichwa then follow the sowing direction).
     pub kimbi_narrow: bool,
-    /// Takasia (000): on by default.
+    /// Takasia (the Skiryuk text): on by default.
     pub takasia: bool,
-    /// A functioning nyumba cannot be captured (000): on by default.
+    /// A functioning nyumba cannot be captured (the Skiryuk text): on by default.
     pub nyumba_protect: bool,
-    /// `true`: 002's status rule (the nyumba is special until first sown out, whatever its
-    /// count). `false` (default, 000): special while it holds 6 or more and was never emptied.
+    /// `true`: the Wikipedia text's status rule (the nyumba is special until first sown out,
+    /// whatever its count). `false` (default, the Skiryuk text): special while it holds 6 or
+    /// more and was never emptied.
     pub nyumba_first_sowing: bool,
+    /// What a capturing sowing does when it ends in a functioning nyumba.
     pub nyumba_stop: NyumbaStop,
-    /// A Phase II takata ending in a functioning nyumba ends the move (002) instead of sowing
-    /// it out (000, default).
+    /// A Phase II takata ending in a functioning nyumba ends the move (the Wikipedia text)
+    /// instead of sowing it out (the Skiryuk text, default).
     pub takata_nyumba_stops: bool,
-    /// A taxed nyumba takata is allowed whenever a front-row takata is (002's variation)
-    /// instead of only when no other move exists (000, default).
+    /// A taxed nyumba takata is allowed whenever a front-row takata is (the Wikipedia text's
+    /// variation) instead of only when no other move exists (the Skiryuk text, default).
     pub tax_anytime: bool,
     /// A sowing still going after this many relay lifts counts as infinite (0: no limit).
     pub sowing_limit: u32,
 }
 
 impl Rules {
+    /// The default rules of `preset` (for Kiswahili the Skiryuk text's readings).
     pub fn new(preset: Preset) -> Rules {
         Rules {
             preset,
@@ -75,6 +81,7 @@ impl Rules {
         }
     }
 
+    /// Is this Bao la Kiswahili (namua and nyumba rules apply)?
     pub fn kiswahili(&self) -> bool {
         self.preset == Preset::Kiswahili
     }
@@ -87,7 +94,9 @@ pub struct Move {
     pub pit: u8,
     /// +1 clockwise / -1 counter-clockwise; for a namua capture, +1 = left kichwa (`L`).
     pub dir: i8,
+    /// A namua move: a seed from hand is placed in `pit` first.
     pub namua: bool,
+    /// A capturing (mtaji) move rather than a takata.
     pub capture: bool,
     /// Only two seeds of the nyumba are sown.
     pub tax: bool,
@@ -105,6 +114,8 @@ pub fn pit_name(pos: usize) -> String {
 }
 
 impl Move {
+    /// The move's name in the notation users type (see [`crate::NOTATION`]), e.g. `a3L`,
+    /// `a5t<`.
     pub fn name(&self) -> String {
         let mut s = pit_name(self.pit as usize);
         if self.tax {
@@ -199,6 +210,7 @@ impl BaoGame {
         }
     }
 
+    /// The rules this game is played under.
     pub fn rules(&self) -> &Rules {
         &self.rules
     }

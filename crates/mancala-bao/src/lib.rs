@@ -1,4 +1,30 @@
-//! The two 4-row Bao presets: `bao-kujifunza` (seed-rules.md 3.15) and `bao-kiswahili` (3.14).
+//! The two 4-row Bao presets: `bao-kujifunza` (docs/rules.md, bao-kujifunza) and
+//! `bao-kiswahili` (docs/rules.md, bao-kiswahili). Their seeds never leave the board, so they
+//! have no endgame tables: this crate gives the rules, a game to play move by move
+//! ([`BaoGame`]) and an alpha-beta search ([`best_move`]).
+//!
+//! ```
+//! use mancala_bao::new_game;
+//! use mancala_rules::Playable;
+//!
+//! let mut g = new_game("bao-kujifunza", &[], None).unwrap();
+//! // 2 seeds in each of the 32 pits, South to move. Captures are compulsory: the legal moves
+//! // are the 16 (pit, direction) starts whose first sowing captures.
+//! assert_eq!(g.pits(), vec![2; 32]);
+//! assert_eq!(g.to_move(), "south");
+//! assert_eq!(g.legal_names().len(), 16);
+//!
+//! // a1 clockwise ends in a3, facing an occupied North pit: a capture, and the captured seeds
+//! // are sown on South's side. Seeds change sides but never leave the board.
+//! g.play_name("a1>").unwrap();
+//! assert_eq!(g.to_move(), "north");
+//! assert_eq!(g.pits().iter().sum::<u32>(), 64);
+//! assert_eq!(g.pits()[..16].iter().sum::<u32>(), 24); // North's two rows
+//!
+//! // Bao la Kiswahili starts with 22 seeds in each hand (the namua phase).
+//! let k = new_game("bao-kiswahili", &[], None).unwrap();
+//! assert_eq!(k.stores(), vec![22, 22]);
+//! ```
 //!
 //! # Board and pits
 //! A 4 x 8 board; each player owns two rows, a front (inner) row facing the opponent and a back
@@ -21,21 +47,22 @@
 //! # Infinite sowing
 //! A move whose relay sowing would repeat a within-move state (both players' pits, the pit about
 //! to be lifted and the direction; the seeds in the sowing hand follow from these) never ends.
-//! Such a move is **illegal** and is not listed (RULES.md). Detection is exact and uses O(1)
-//! memory: after the first 256 relay lifts of a move, Brent's cycle detection runs on the lift
-//! states (the sowing is deterministic, so a repeat proves a cycle).
+//! Such a move is **illegal** and is not listed (docs/rules.md, Conventions). Detection is exact
+//! and uses O(1) memory: after the first 256 relay lifts of a move, Brent's cycle detection runs
+//! on the lift states (the sowing is deterministic, so a repeat proves a cycle).
 //!
 //! Cycles can be astronomically long: in the `bao-kujifunza` position
 //! `0 1 4 0 2 1 1 1 0 0 0 0 5 1 8 1 0 5 4 13 0 0 4 4 1 0 1 0 1 4 1 1 south`, one capturing move
 //! first repeats a state after 214,905,792 relay lifts (cycle length 80,687,808), and another
-//! ran for more than a minute without a repeat. So, following the Ugandan practical rule quoted
-//! in seed-rules.md 3.14 (a sowing not finished in two minutes counts as infinite), a sowing
-//! still going after `sowing-limit` relay lifts (default 10,000) also counts as infinite and the
-//! move is illegal. This is the one place where the engine adds a rule: a sowing that would end
-//! after more than 10,000 lifts is treated as endless. `sowing-limit=0` removes the limit (exact
-//! detection only; move generation can then take minutes in such positions). If every capturing
-//! start is illegal this way, captures are not compulsory and takata starts are used; likewise
-//! back-row takata starts are allowed when every front-row takata is illegal.
+//! ran for more than a minute without a repeat. So, following the Ugandan practical rule that
+//! the Skiryuk text reports (docs/rules.md, bao-kiswahili: a sowing not finished in two minutes
+//! counts as infinite), a sowing still going after `sowing-limit` relay lifts (default 10,000)
+//! also counts as infinite and the move is illegal. This is the one place where the engine adds
+//! a rule: a sowing that would end after more than 10,000 lifts is treated as endless.
+//! `sowing-limit=0` removes the limit (exact detection only; move generation can then take
+//! minutes in such positions). If every capturing start is illegal this way, captures are not
+//! compulsory and takata starts are used; likewise back-row takata starts are allowed when every
+//! front-row takata is illegal.
 //!
 //! # Rules as implemented (both presets)
 //! - A start pit needs at least 2 seeds. In the mtaji phase a capturing start (its first sowing
@@ -56,37 +83,45 @@
 //! 2 seeds in every pit, no seeds in hand, no nyumba, South moves first. Its capture rule (two
 //! left columns: sow from the left kichwa clockwise; two right columns: from the right kichwa;
 //! central columns: the kichwa of the sowing direction) is the kimbi rule above. A pit with
-//! 16+ seeds starts a takata (002's "more than 15" and Masters' "mtaji = 2-15 seeds").
+//! 16+ seeds starts a takata (the Wikipedia text's "more than 15" and the "mtaji = 2-15 seeds"
+//! of the translated English page in the Russian rules compilation).
 //! Only option: `sowing-limit`.
 //!
-//! # Kiswahili defaults (seed 000, Skiryuk) and the options for the other readings
+//! # Kiswahili defaults (the Skiryuk text) and the options for the other readings
+//! The defaults follow Skiryuk's Bao text in the Russian rules compilation; the options give
+//! the readings of the Wikipedia text (a Russian translation of the Wikipedia article "Bao
+//! (game)"). docs/rules.md, bao-kiswahili, lists where the two differ.
 //! - Namua: 22 seeds in hand each, `a5` = 6, `a6` = `a7` = 2 (`malawi`: 8 in the nyumba, 20 in
 //!   hand). Each namua move places one seed in an occupied own front pit; a capture is compulsory;
 //!   the capturing pit stays; the player chooses the kichwa except in a kichwa/kimbi pit. A namua
 //!   takata lifts the pit (with the placed seed) and sows with relay, no captures.
 //! - Nyumba: special while it holds 6+ and has never been emptied (`nyumba-status=first-sowing`:
-//!   002, special until first sown out). A special nyumba cannot be captured (`nyumba-protect=off`:
-//!   002). A namua takata in it sows only 2 (tax); a namua takata ending in it stops. A capturing
-//!   sowing ending in it lets the player stop (`s`) or sow it out (`nyumba-stop=stop|continue` for
-//!   the "some versions" readings of 000 and 002). A mtaji-phase takata ending in it sows it out
-//!   (`takata-nyumba=stop`: 002). A mtaji-phase takata from it is taxed (2 seeds) and allowed only
-//!   when there is no other move (`tax=anytime`: 002's variation). A capture from it sows all.
+//!   the Wikipedia text, special until first sown out). A special nyumba cannot be captured
+//!   (`nyumba-protect=off`: the Wikipedia text). A namua takata in it sows only 2 (tax); a namua
+//!   takata ending in it stops. A capturing sowing ending in it lets the player stop (`s`) or sow
+//!   it out (`nyumba-stop=stop|continue` for the "some versions" readings of the Skiryuk and the
+//!   Wikipedia text). A mtaji-phase takata ending in it sows it out (`takata-nyumba=stop`: the
+//!   Wikipedia text). A mtaji-phase takata from it is taxed (2 seeds) and allowed only when there
+//!   is no other move (`tax=anytime`: the Wikipedia text's variation). A capture from it sows all.
 //! - The front row may not be emptied even for a moment: a lone kichwa is sown toward the centre.
-//! - Takasia (000, on; `takasia=off`): after a mtaji-phase takata, if exactly one opponent front
-//!   pit is threatened and the opponent threatens nothing, that pit (unless it is a special
-//!   nyumba, holds one seed, or is the only non-empty pit of its row) is takasia for his next move:
-//!   he cannot start from it, a relay ending in it stops, and a taxed nyumba move stops after its
-//!   first sowing unless that sowing reached it.
+//! - Takasia (the Skiryuk text, on; `takasia=off`): after a mtaji-phase takata, if exactly one
+//!   opponent front pit is threatened and the opponent threatens nothing, that pit (unless it is a
+//!   special nyumba, holds one seed, or is the only non-empty pit of its row) is takasia for his
+//!   next move: he cannot start from it, a relay ending in it stops, and a taxed nyumba move stops
+//!   after its first sowing unless that sowing reached it.
 //! - `kimbi-narrow`: kimbi = `a2`, `a7` only; a mtaji capture in a kichwa then follows the
 //!   direction (a namua capture in a kichwa still uses that kichwa).
-//! - `wikipedia`: shorthand for the 002 readings (`nyumba-status=first-sowing nyumba-protect=off
-//!   takata-nyumba=stop tax=anytime`).
+//! - `wikipedia`: shorthand for the Wikipedia text's readings (`nyumba-status=first-sowing
+//!   nyumba-protect=off takata-nyumba=stop tax=anytime`).
 //!
 //! # `pits()`, `stores()`, positions
 //! `pits()` is row-major: North's back row, North's front row, South's front row, South's back
 //! row, each left to right as South sees the board. `stores()` returns the seeds in hand
 //! `[south, north]` (namua): nothing is ever captured off the board. See [`POSITION_FORMAT`].
 
+#![warn(missing_docs)]
+
+mod family;
 mod game;
 mod search;
 
@@ -94,6 +129,7 @@ use std::error::Error;
 
 use mancala_rules::{Playable, Side};
 
+pub use family::BaoFamily;
 use game::NYUMBA;
 pub use game::{BaoGame, Move, NyumbaStop, Preset, Rules};
 pub use search::{best_move, best_move_timed, evaluate};
@@ -117,24 +153,41 @@ in hand, default 0,0), `south`/`north` (side to move, default south), `nyumba=SN
 /// Everything that can go wrong when building or playing a game.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum BaoError {
+    /// The preset is not one of the two Bao games.
     #[error("unknown preset `{0}`: use `bao-kujifunza` or `bao-kiswahili`")]
     UnknownPreset(String),
+    /// A rule option the preset does not have.
     #[error("unknown rule option `{name}` for {preset}; valid options: {valid}")]
     UnknownOption {
+        /// The option as given.
         name: String,
+        /// The preset's name.
         preset: String,
+        /// The preset's options, comma-separated.
         valid: String,
     },
+    /// A rule option with a value it does not take.
     #[error("bad value `{value}` for rule option `{name}`; use one of: {expected}")]
     BadOptionValue {
+        /// The option's name.
         name: String,
+        /// The value as given.
         value: String,
+        /// The values it takes, comma-separated.
         expected: String,
     },
+    /// A position string that does not follow [`POSITION_FORMAT`] or breaks the rules.
     #[error("bad position: {0}. Format: {POSITION_FORMAT}")]
     BadPosition(String),
+    /// A move that is not legal in this position.
     #[error("illegal move `{mv}`; legal moves: {legal}")]
-    IllegalMove { mv: String, legal: String },
+    IllegalMove {
+        /// The move as given.
+        mv: String,
+        /// The legal moves' names.
+        legal: String,
+    },
+    /// A move asked for after the game ended.
     #[error("the game is over: no move can be played")]
     GameOver,
 }
@@ -176,14 +229,14 @@ const KISWAHILI_OPTIONS: [(&str, &str); 10] = [
         "kimbi-narrow",
         "kimbi are a2 and a7 only (default a1, a2, a7, a8)",
     ),
-    ("takasia", "takasia rule, on|off (default on, seed 000)"),
+    ("takasia", "takasia rule, on|off (default on, the Skiryuk text)"),
     (
         "nyumba-protect",
-        "a functioning nyumba cannot be captured, on|off (default on, seed 000)",
+        "a functioning nyumba cannot be captured, on|off (default on, the Skiryuk text)",
     ),
     (
         "nyumba-status",
-        "count (default: special while 6+ and never emptied) | first-sowing (002)",
+        "count (default: special while 6+ and never emptied) | first-sowing (the Wikipedia text)",
     ),
     (
         "nyumba-stop",
@@ -191,15 +244,15 @@ const KISWAHILI_OPTIONS: [(&str, &str); 10] = [
     ),
     (
         "takata-nyumba",
-        "mtaji-phase takata ending in the nyumba: sow (default, 000) | stop (002)",
+        "mtaji-phase takata ending in the nyumba: sow (default, the Skiryuk text) | stop (the Wikipedia text)",
     ),
     (
         "tax",
-        "taxed nyumba takata: last-resort (default, 000) | anytime (002 variation)",
+        "taxed nyumba takata: last-resort (default, the Skiryuk text) | anytime (the Wikipedia text's variation)",
     ),
     (
         "wikipedia",
-        "the 002 readings: nyumba-status=first-sowing nyumba-protect=off takata-nyumba=stop tax=anytime",
+        "the Wikipedia text's readings: nyumba-status=first-sowing nyumba-protect=off takata-nyumba=stop tax=anytime",
     ),
 ];
 
@@ -600,5 +653,9 @@ impl Playable for BaoGame {
             )),
         }
         out
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
     }
 }

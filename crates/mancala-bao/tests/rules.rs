@@ -1,5 +1,7 @@
-//! Position -> result tests for the rule statements of seed-rules.md 3.14 / 3.15, and for each
-//! rule option.
+//! Position -> result tests for the rule statements of docs/rules.md, bao-kiswahili and
+//! bao-kujifunza, and for each rule option. "The Skiryuk text" and "the Wikipedia text" are the
+//! two Bao sources named there: Skiryuk's Bao article in the Russian rules compilation, and the
+//! Russian translation of the Wikipedia article "Bao (game)".
 
 mod common;
 
@@ -260,7 +262,8 @@ fn option_nyumba_protect() {
 
 #[test]
 fn option_tax() {
-    // Mtaji phase, no capture: a1 can takata, so the taxed nyumba move is not allowed (000).
+    // Mtaji phase, no capture: a1 can takata, so the taxed nyumba move is not allowed (the
+    // Skiryuk text).
     let p = pos(
         TWOS,
         [1, 0, 0, 0, 0, 0, 0, 0],
@@ -320,7 +323,7 @@ fn option_takata_nyumba() {
     );
     let g = game("bao-kiswahili", &[], &p);
     assert_eq!(legal(&g), vec!["a3<", "a3>"]);
-    // 000: it must be sown out (8 seeds: a6, a7, a8, b8..b4).
+    // The Skiryuk text: it must be sown out (8 seeds: a6, a7, a8, b8..b4).
     assert_eq!(south_front_after(&g, "a3>"), vec![0, 0, 0, 1, 0, 1, 1, 1]);
     let g = game("bao-kiswahili", &["takata-nyumba=stop"], &p);
     assert_eq!(south_front_after(&g, "a3>"), vec![0, 0, 0, 1, 8, 0, 0, 0]);
@@ -328,7 +331,8 @@ fn option_takata_nyumba() {
 
 #[test]
 fn option_nyumba_status() {
-    // A never-emptied nyumba holding 3: ordinary under 000 (count < 6), special under 002.
+    // A never-emptied nyumba holding 3: ordinary under the Skiryuk text (count < 6), special
+    // under the Wikipedia text.
     let p = pos(
         TWOS,
         [1, 0, 0, 0, 0, 0, 0, 0],

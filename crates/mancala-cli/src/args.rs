@@ -1,8 +1,10 @@
-//! Arguments every command that names a variant shares.
+//! Arguments every command that names a variant shares, and the command lines built back
+//! from them (so that advice repeats every option the user gave).
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use clap::Args;
-use mancala_rules::{GrandSlam, Options, Preset, RuleSet, Rules, Variant};
+use mancala_rules::{GameSpec, Rules};
+use std::path::Path;
 
 #[derive(Args, Debug, Clone)]
 pub struct VariantArgs {
@@ -38,8 +40,13 @@ pub struct VariantArgs {
 }
 
 impl VariantArgs {
+    /// The preset name as the families know it.
+    pub fn name(&self) -> String {
+        self.variant.trim().to_ascii_lowercase()
+    }
+
     /// `--pits` and `--seeds`, checked to be small positive numbers.
-    pub fn sizes(&self) -> Result<(Option<u32>, Option<u32>)> {
+    fn sizes(&self) -> Result<(Option<u32>, Option<u32>)> {
         let count = |name: &str, v: Option<i64>| -> Result<Option<u32>> {
             match v {
                 None => Ok(None),
@@ -50,35 +57,105 @@ impl VariantArgs {
         Ok((count("pits", self.pits)?, count("seeds", self.seeds)?))
     }
 
-    pub fn variant(&self) -> Result<Variant> {
-        let preset: Preset = self.variant.parse()?;
+    /// Everything the user said about the game, for the game families.
+    pub fn spec(&self) -> Result<GameSpec> {
         let (pits, seeds) = self.sizes()?;
-        let grand_slam = match &self.grand_slam {
-            None => None,
-            Some(s) => Some(s.parse::<GrandSlam>()?),
-        };
-        Ok(Variant::new(
-            preset,
-            Options {
-                pits,
-                seeds,
-                empty_capture: self.empty_capture,
-                grand_slam,
-                rules: RuleSet::parse(preset, &self.rules)?,
-                // Elsewhere than nam-nam the option itself is the error, whatever its text.
-                owners: match &self.owners {
-                    Some(t) if preset == Preset::NamNam => Some(Variant::parse_owners(
-                        pits.unwrap_or(preset.default_size().0 as u32),
-                        t,
-                    )?),
-                    Some(_) => Some(0),
-                    None => None,
-                },
-            },
-        )?)
+        Ok(GameSpec {
+            preset: self.name(),
+            pits,
+            seeds,
+            empty_capture: self.empty_capture,
+            grand_slam: self.grand_slam.clone(),
+            rules: self.rules.clone(),
+            owners: self.owners.clone(),
+            ..GameSpec::default()
+        })
     }
 
+    /// The packed rule set (the presets with tables).
     pub fn rules(&self) -> Result<Rules> {
-        Ok(Rules::new(self.variant()?))
+        Ok(Rules::new(self.spec()?.variant()?))
+    }
+
+    /// `mancala <command> <variant> <every option given>`, quoted where a shell needs it.
+    pub fn command(&self, command: &str) -> String {
+        let mut words = vec!["mancala".to_string(), command.to_string(), self.name()];
+        if let Some(p) = self.pits {
+            words.push(format!("--pits {p}"));
+        }
+        if let Some(s) = self.seeds {
+            words.push(format!("--seeds {s}"));
+        }
+        if self.empty_capture {
+            words.push("--empty-capture".into());
+        }
+        if let Some(g) = &self.grand_slam {
+            words.push(format!("--grand-slam {}", quote(g)));
+        }
+        for r in &self.rules {
+            words.push(format!("--rule {}", quote(r)));
+        }
+        if let Some(o) = &self.owners {
+            words.push(format!("--owners {}", quote(o)));
+        }
+        words.join(" ")
+    }
+
+    /// The `mancala build` command that builds tiers `0..=max` of this rule set into `dir`.
+    pub fn build_command(&self, max: usize, dir: &Path) -> String {
+        format!(
+            "{} --max-seeds {max} --dir {}",
+            self.command("build"),
+            quote(&dir.display().to_string())
+        )
+    }
+}
+
+/// Starts the worker pool with `threads` threads (default: one per core).
+pub fn set_threads(threads: Option<usize>) -> Result<()> {
+    if let Some(t) = threads {
+        if t == 0 {
+            bail!("--threads must be at least 1");
+        }
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(t)
+            .build_global()
+            .context("starting the thread pool")?;
+    }
+    Ok(())
+}
+
+/// A word as a POSIX shell reads it back.
+fn quote(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_repeat_every_option() {
+        let a = VariantArgs {
+            variant: "Nam-Nam".into(),
+            pits: Some(3),
+            seeds: None,
+            empty_capture: false,
+            grand_slam: None,
+            rules: vec!["pass-when-empty".into()],
+            owners: Some("sssnsn".into()),
+        };
+        assert_eq!(
+            a.build_command(12, Path::new("my tables")),
+            "mancala build nam-nam --pits 3 --rule pass-when-empty --owners sssnsn --max-seeds 12 --dir 'my tables'"
+        );
     }
 }

@@ -1,12 +1,12 @@
-//! `mancala play --engine`: a game in the terminal against perfect play.
+//! `mancala play --engine`: a game in the terminal against an engine, for every game that has
+//! one (perfect play, Bao's alpha-beta, max-n).
 //!
 //! Commands are read line by line from stdin, so a script can play too: the game ends at
 //! `quit` or at the end of the input.
 
-use crate::draw::draw;
-use crate::searching::{progress_printer, SearchArgs};
+use crate::games::game_error;
 use anyhow::{bail, Result};
-use mancala_rules::{parse_moves, Game, Side};
+use mancala_rules::{Engine, Playable};
 use std::io::{BufRead, IsTerminal, Write};
 
 /// Who the engine plays.
@@ -23,70 +23,61 @@ impl std::str::FromStr for Seat {
         match s.trim().to_ascii_lowercase().as_str() {
             "south" | "s" => Ok(Seat::South),
             "north" | "n" => Ok(Seat::North),
-            "both" => Ok(Seat::Both),
+            "both" | "all" => Ok(Seat::Both),
             other => bail!("--engine takes south, north or both, not '{other}'"),
         }
     }
 }
 
 impl Seat {
-    fn plays(self, side: Side) -> bool {
+    /// Does the engine move for `side` (as [`Playable::to_move`] names it)?
+    fn plays(self, side: &str) -> bool {
         match self {
             Seat::Both => true,
-            Seat::South => side == Side::South,
-            Seat::North => side == Side::North,
+            Seat::South => side == "south",
+            Seat::North => side == "north",
         }
     }
 }
 
-const HELP: &str = "Type a pit number (0 = your leftmost pit; letters a.. also work), `hint` for \
-the value of every move, `help`, or `quit`.";
+const HELP: &str = "Type a move (the legal moves are listed under the board; on a two-row board \
+0 is your leftmost pit, and letters a.. also work), `hint` for the engine's view of every move, \
+`help`, or `quit`.";
 
-/// Plays `game` to its end with the engine in `seat`, reading the person's moves from stdin.
-pub fn play(mut game: Game, seat: Seat, search: &SearchArgs) -> Result<()> {
-    let rules = game.rules().clone();
-    let m = rules.move_limit();
-    let tables = search.tables(&rules, game.board().total() as usize)?;
-    let mut solver = search.solver(&rules, tables.as_ref())?;
-    let printer = progress_printer(search.quiet);
+/// Plays `game` to its end with `engine` in `seat`, reading the person's moves from stdin.
+pub fn play(mut game: Box<dyn Playable>, mut engine: Box<dyn Engine>, seat: Seat) -> Result<()> {
     let stdin = std::io::stdin();
     let interactive = stdin.is_terminal();
     let mut lines = stdin.lock().lines();
-    println!("{}", rules.variant());
-    println!("{}", draw(&game));
-    if !seat.plays(game.to_move()) || seat != Seat::Both {
+    println!("{}", game.describe());
+    println!("{}", game.draw());
+    if seat != Seat::Both {
         println!("{HELP}");
     }
     while !game.is_over() {
         let side = game.to_move();
-        if seat.plays(side) {
-            let s = solver.solve(game.board(), &printer)?;
-            let (Some(value), Some(&pit)) = (s.value, s.best.first()) else {
-                bail!(
-                    "the engine ran out of time (the value lies in [{:+}, {:+}]); drop --max-seconds",
-                    s.lo,
-                    s.hi
-                );
-            };
-            game.play(pit)?;
+        if seat.plays(&side) {
+            let choice = engine.choose(game.as_ref()).map_err(game_error)?;
+            game.play(&choice.name).map_err(game_error)?;
             println!(
-                "{} (engine) plays {pit}: value {:+} for {}",
-                capitalised(side),
-                value,
-                side.name()
+                "{} (engine) plays {}: {}",
+                capitalised(&side),
+                choice.name,
+                choice.note
             );
-            println!("{}", draw(&game));
+            println!("{}", game.draw());
             continue;
         }
         if interactive {
-            print!("{}> ", side.name());
+            print!("{side}> ");
             std::io::stdout().flush()?;
         }
         let Some(line) = lines.next() else {
             println!("(end of input: the game is left unfinished)");
             return Ok(());
         };
-        let line = line?;
+        // A line that is not UTF-8 is a bad move, not the end of the game.
+        let line = line.unwrap_or_default();
         let word = line.trim();
         match word.to_ascii_lowercase().as_str() {
             "" => continue,
@@ -96,23 +87,12 @@ pub fn play(mut game: Game, seat: Seat, search: &SearchArgs) -> Result<()> {
             }
             "help" | "?" => println!("{HELP}"),
             "hint" => {
-                let moves = solver.move_values(game.board(), &printer)?;
-                let best = moves.iter().map(|m| m.1).max().unwrap_or(0);
-                let list: Vec<String> = moves
-                    .iter()
-                    .map(|(p, v)| {
-                        let mark = if *v == best { " (best)" } else { "" };
-                        format!("{p}: {v:+}{mark}")
-                    })
-                    .collect();
-                println!("move values for {}: {}", side.name(), list.join(", "));
+                let hints = engine.hints(game.as_ref()).map_err(game_error)?;
+                let list: Vec<String> = hints.iter().map(|(m, v)| format!("{m}: {v}")).collect();
+                println!("move values for {side}: {}", list.join(", "));
             }
-            _ => match parse_moves(m, word) {
-                Ok(pits) if pits.len() == 1 => match game.play(pits[0]) {
-                    Ok(()) => println!("{}", draw(&game)),
-                    Err(e) => println!("{e}"),
-                },
-                Ok(_) => println!("one move at a time, please. {HELP}"),
+            _ => match game.play(word) {
+                Ok(()) => println!("{}", game.draw()),
                 Err(e) => println!("{e}. {HELP}"),
             },
         }
@@ -120,9 +100,10 @@ pub fn play(mut game: Game, seat: Seat, search: &SearchArgs) -> Result<()> {
     Ok(())
 }
 
-fn capitalised(side: Side) -> &'static str {
-    match side {
-        Side::South => "South",
-        Side::North => "North",
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
     }
 }

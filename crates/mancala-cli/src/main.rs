@@ -1,8 +1,8 @@
 //! `mancala`: play, index, build and query the sowing games.
 
+mod advice;
 mod args;
 mod bench;
-mod draw;
 mod engine;
 mod games;
 mod play;

@@ -1,12 +1,14 @@
 //! `mancala play`: apply moves and show the board.
 
 use crate::args::VariantArgs;
-use crate::draw::draw;
-use crate::games::{self, Home};
-use anyhow::{Context, Result};
+use crate::games::{self, Engines};
+use crate::searching::progress_printer;
+use anyhow::Result;
 use clap::Args;
-use mancala_rules::{parse_moves, parse_position, Game, Playable, Side};
+use mancala_oracle::PackedFamily;
+use mancala_rules::{Game, Playable};
 use serde_json::json;
+use std::sync::Arc;
 
 #[derive(Args, Debug)]
 pub struct PlayCmd {
@@ -58,59 +60,63 @@ pub struct PlayCmd {
 
 impl PlayCmd {
     pub fn run(&self) -> Result<()> {
-        crate::games::check_playable(&self.variant.variant)?;
         if self.whole_match {
             return self.run_match();
         }
-        if let Some(home) = crate::games::home(&self.variant.variant) {
-            return self.run_elsewhere(home);
+        let mut spec = self.variant.spec()?;
+        spec.position = self.position.clone();
+        spec.setup = self.setup.clone();
+        spec.swapped = self.swap;
+        let families = games::families(Engines {
+            packed: PackedFamily {
+                settings: self.search.settings()?,
+                builds: Arc::new(()),
+                searches: Arc::new(progress_printer(self.search.quiet)),
+            },
+            bao_depth: self.depth.clamp(1, 12),
+            node_limit: 50_000_000,
+        });
+        let (family, info) = games::find(&families, &spec.preset)?;
+        if let Some(why) = info.unplayable {
+            anyhow::bail!("{} cannot be played: {why}", spec.preset);
         }
-        if self.setup.is_some() || self.swap {
-            anyhow::bail!("--setup and --swap belong to the forced-move games (madjnuni, el-akil, el-ghasheem)");
-        }
-        let rules = self.variant.rules()?;
-        let m = rules.move_limit();
-        let mut game = match &self.position {
-            Some(p) => {
-                let b = parse_position(&rules, p)?;
-                let side = if b.north() { Side::North } else { Side::South };
-                Game::from_position(rules, b, side)
+        let mut game = family.new_game(&spec).map_err(games::game_error)?;
+        match &self.moves {
+            Some(list) => games::play_moves(game.as_mut(), list)?,
+            // A game without choices: play it out.
+            None if info.forced => {
+                while !game.is_over() {
+                    game.play("next").map_err(games::game_error)?;
+                }
             }
-            None => Game::new(rules),
-        };
-        if let Some(list) = &self.moves {
-            for (i, pit) in parse_moves(m, list)?.into_iter().enumerate() {
-                let side = game.to_move().name();
-                game.play(pit)
-                    .with_context(|| format!("move #{} ({side} to move)", i + 1))?;
-            }
+            None => {}
         }
         if let Some(seat) = self.engine {
             if self.json {
                 anyhow::bail!("--json and --engine do not go together");
             }
-            return crate::engine::play(game, seat, &self.search);
+            let Some(engine) = family.engine(&spec).map_err(games::game_error)? else {
+                anyhow::bail!(
+                    "{} has no interactive engine; `mancala solve {}` gives its values",
+                    spec.preset,
+                    spec.preset
+                );
+            };
+            return crate::engine::play(game, engine, seat);
         }
         if self.json {
-            let v = json!({
-                "variant": game.rules().variant().key(),
-                "pits": game.absolute_pits(),
-                "stores": game.stores(),
-                "to_move": game.to_move().name(),
-                "over": game.is_over(),
-                "legal": game.legal(),
-            });
-            println!("{v}");
+            println!("{}", to_json(&spec.preset, game.as_ref()));
         } else {
-            println!("{}", game.rules().variant());
-            println!("{}", draw(&game));
+            println!("{}", game.describe());
+            println!("{}", game.draw());
         }
         Ok(())
     }
 
     /// `--match`: nam-nam's rounds move by move, or an el-akil set played out.
     fn run_match(&self) -> Result<()> {
-        let name = self.variant.variant.trim().to_ascii_lowercase();
+        let name = self.variant.name();
+        let spec = self.variant.spec()?;
         if self.engine.is_some() || self.position.is_some() {
             anyhow::bail!(
                 "--match starts from the start of the game: drop --engine and --position"
@@ -121,17 +127,17 @@ impl PlayCmd {
             if !v.rules.is_empty() || v.owners.is_some() {
                 anyhow::bail!("--match plays nam-nam's own rounds: drop --rule and --owners");
             }
-            let (pits, seeds) = games::sizes(v)?;
-            let mut game = games::NamNamPlay(mancala_rules::NamNamMatch::new(pits, seeds)?);
+            spec.only(&["--pits", "--seeds"])
+                .map_err(games::game_error)?;
+            let mut game = mancala_rules::NamNamMatch::new(spec.pits, spec.seeds)?;
             if let Some(list) = &self.moves {
                 games::play_moves(&mut game, list)?;
             }
             if self.json {
-                let mut v = games::to_json(&name, &game);
-                v["round"] = json!(game.0.round());
-                v["owners"] = json!(game.0.owners_text());
+                let mut v = to_json(&name, &game);
+                v["round"] = json!(game.round());
+                v["owners"] = json!(game.owners_text());
                 v["rounds"] = game
-                    .0
                     .results()
                     .iter()
                     .map(|r| json!({"round": r.round, "owners": r.owners, "starter": r.starter.name(), "captured": r.captured}))
@@ -151,7 +157,9 @@ impl PlayCmd {
         if self.moves.is_some() {
             anyhow::bail!("{name} has no choices during play: drop --moves");
         }
-        let (pits, seeds) = games::sizes(&self.variant)?;
+        spec.only(&["--pits", "--seeds", "--rule"])
+            .map_err(games::game_error)?;
+        let (pits, seeds) = (spec.pits, spec.seeds);
         let opts = mancala_forced::MatchOptions {
             swap: self.swap.then_some(true),
             ..Default::default()
@@ -221,54 +229,29 @@ impl PlayCmd {
         }
         Ok(())
     }
+}
 
-    /// Bao, 3-4 player Mankala and the forced-move games, through their crates.
-    fn run_elsewhere(&self, home: Home) -> Result<()> {
-        let name = self.variant.variant.trim().to_ascii_lowercase();
-        if let Some(seat) = self.engine {
-            if home != Home::Bao {
-                anyhow::bail!(
-                    "{name} has no interactive engine; `mancala solve {name}` gives its values"
-                );
-            }
-            if self.json {
-                anyhow::bail!("--json and --engine do not go together");
-            }
-            let mut game =
-                mancala_bao::new_game(&name, &self.variant.rules, self.position.as_deref())?;
-            if let Some(list) = &self.moves {
-                games::play_moves(&mut game, list)?;
-            }
-            let seat = match seat {
-                crate::engine::Seat::South => "south",
-                crate::engine::Seat::North => "north",
-                crate::engine::Seat::Both => "both",
-            };
-            return games::play_bao_engine(&mut game, seat, self.depth.clamp(1, 12));
-        }
-        let mut game = games::new_game(
-            home,
-            &self.variant,
-            self.position.as_deref(),
-            self.setup.as_deref(),
-            self.swap,
-        )?;
-        match &self.moves {
-            Some(list) => games::play_moves(game.as_mut(), list)?,
-            // A forced-move game has nothing to choose: play it out.
-            None if home == Home::Forced => {
-                while !game.is_over() {
-                    game.play("next").map_err(|e| anyhow::anyhow!("{e}"))?;
-                }
-            }
-            None => {}
-        }
-        if self.json {
-            println!("{}", games::to_json(&name, game.as_ref()));
-        } else {
-            println!("{}", game.describe());
-            println!("{}", game.draw());
-        }
-        Ok(())
+/// The `--json` object of `mancala play`: the keys every preset shares. On the packed board a
+/// move is a pit, so `legal` lists pit numbers and `variant` is the rule set's table key, as
+/// they always have; other games list move names.
+pub fn to_json(name: &str, game: &dyn Playable) -> serde_json::Value {
+    if let Some(g) = game.as_any().downcast_ref::<Game>() {
+        return json!({
+            "variant": g.rules().variant().key(),
+            "pits": g.absolute_pits(),
+            "stores": g.stores(),
+            "to_move": g.to_move().name(),
+            "over": g.is_over(),
+            "legal": g.legal(),
+        });
     }
+    json!({
+        "variant": name,
+        "rules": game.describe(),
+        "pits": game.pits(),
+        "stores": game.stores(),
+        "to_move": game.to_move(),
+        "over": game.is_over(),
+        "legal": game.legal(),
+    })
 }

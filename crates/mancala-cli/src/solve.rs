@@ -1,11 +1,12 @@
 //! `mancala solve`: the exact value of a position by search over the tables.
 
+use crate::advice::Advice;
 use crate::args::VariantArgs;
-use crate::games::Home;
+use crate::games::{self, Engines};
 use crate::searching::{progress_printer, SearchArgs};
 use anyhow::Result;
 use clap::Args;
-use mancala_rules::parse_position;
+use mancala_rules::{parse_position, Field, Report};
 use serde_json::json;
 
 #[derive(Args, Debug)]
@@ -51,25 +52,32 @@ pub struct SolveCmd {
 
 impl SolveCmd {
     pub fn run(&self) -> Result<()> {
-        crate::games::check_playable(&self.variant.variant)?;
-        if let Some(home) = crate::games::home(&self.variant.variant) {
-            return self.run_elsewhere(home);
+        let mut spec = self.variant.spec()?;
+        spec.position = self.position.clone();
+        spec.setup = self.setup.clone();
+        let families = games::families(Engines::default());
+        let (family, info) = games::find(&families, &spec.preset)?;
+        if !info.tables {
+            let report = family
+                .solve(&spec, self.node_limit)
+                .map_err(games::game_error)?;
+            return self.print_report(&report);
         }
-        if self.setup.is_some() {
-            anyhow::bail!(
-                "--setup belongs to the forced-move games (madjnuni, el-akil, el-ghasheem)"
-            );
-        }
+        spec.position = None;
+        mancala_oracle::game(&spec).map_err(games::game_error)?;
         let rules = self.variant.rules()?;
         let b = match &self.position {
             Some(p) => parse_position(&rules, p)?,
             None => rules.start(),
         };
-        let tables = self.search.tables(&rules, b.total() as usize)?;
-        let mut solver = self.search.solver(&rules, tables.as_ref())?;
+        let n = b.total() as usize;
+        let advice = Advice {
+            variant: &self.variant,
+            dir: &self.search.dir,
+        };
+        let mut oracle = self.search.oracle(rules, n, &self.variant)?;
         let printer = progress_printer(self.search.quiet);
-        let s = solver.solve(b, &printer)?;
-        printer.done();
+        let s = oracle.solve(b, &printer).map_err(|e| advice.oracle(e, n))?;
         if self.json {
             let v = json!({
                 "value": s.value,
@@ -78,136 +86,66 @@ impl SolveCmd {
                 "pv": s.pv,
                 "nodes": s.nodes,
                 "seconds": (s.seconds * 1000.0).round() / 1000.0,
-                "tables": solver.tables_up_to(),
+                "tables": oracle.tables_up_to(),
             });
             println!("{v}");
-        } else {
-            println!("{}: {} seeds in the pits", rules.variant(), b.total());
-            match s.value {
-                Some(v) => println!(
-                    "value {v:+} for the side to move (seeds it will gain beyond its opponent with perfect play)"
-                ),
-                None => println!(
-                    "out of time: the value lies in [{:+}, {:+}] (proven bounds)",
-                    s.lo, s.hi
-                ),
-            }
-            let list = |v: &[usize]| {
-                v.iter()
-                    .map(|p| p.to_string())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            };
-            println!("best moves: {}", list(&s.best));
-            println!("principal variation: {}", list(&s.pv));
-            println!(
-                "{} nodes in {:.2} s ({:.2} M nodes/s), tables up to {}",
-                s.nodes,
-                s.seconds,
-                s.nodes as f64 / s.seconds.max(1e-9) / 1e6,
-                solver
-                    .tables_up_to()
-                    .map_or("none".to_string(), |k| format!("{k} seeds"))
-            );
+            return Ok(());
         }
+        println!("{}: {} seeds in the pits", oracle.rules().variant(), n);
+        match s.value {
+            Some(v) => println!(
+                "value {v:+} for the side to move (seeds it will gain beyond its opponent with perfect play)"
+            ),
+            None => println!(
+                "out of time: the value lies in [{:+}, {:+}] (proven bounds)",
+                s.lo, s.hi
+            ),
+        }
+        let list = |v: &[usize]| {
+            v.iter()
+                .map(|p| p.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        println!("best moves: {}", list(&s.best));
+        println!("principal variation: {}", list(&s.pv));
+        println!(
+            "{} nodes in {:.2} s ({:.2} M nodes/s), tables up to {}",
+            s.nodes,
+            s.seconds,
+            s.nodes as f64 / s.seconds.max(1e-9) / 1e6,
+            oracle
+                .tables_up_to()
+                .map_or("none".to_string(), |k| format!("{k} seeds"))
+        );
         Ok(())
     }
 
-    /// Max-n values of 3-4 player Mankala; the value of a forced-move game's setup.
-    fn run_elsewhere(&self, home: Home) -> Result<()> {
-        let name = self.variant.variant.trim().to_ascii_lowercase();
-        match home {
-            Home::Bao => anyhow::bail!(
-                "{name} keeps every seed on the board, so it has no exact solution here; \
-                 `mancala play {name} --engine north` plays it with the alpha-beta searcher"
-            ),
-            Home::Multi => {
-                let (pits, seeds) = crate::games::sizes(&self.variant)?;
-                let g = mancala_multi::new_game(
-                    &name,
-                    pits,
-                    seeds,
-                    &self.variant.rules,
-                    self.position.as_deref(),
-                )?;
-                let s = mancala_multi::solve(&g, self.node_limit)?;
-                if self.json {
-                    let moves: Vec<_> = s
-                        .move_values
-                        .iter()
-                        .map(|(m, v)| json!({"move": m, "scores": v}))
-                        .collect();
-                    println!(
-                        "{}",
-                        json!({"scores": s.scores, "gains": s.gains, "best": s.best, "pv": s.pv, "moves": moves, "nodes": s.nodes})
-                    );
-                } else {
-                    println!("{}", mancala_rules::Playable::describe(&g));
-                    println!("final seeds under max-n play (seat order): {:?}", s.scores);
-                    println!(
-                        "best move: {}",
-                        s.best.as_deref().unwrap_or("none (game over)")
-                    );
-                    for (m, v) in &s.move_values {
-                        println!("  move {m}: final seeds {v:?}");
-                    }
-                    println!("principal variation: {}", s.pv.join(" "));
-                    println!("{} nodes", s.nodes);
-                }
-            }
-            Home::Forced => {
-                if self.position.is_some() {
-                    anyhow::bail!("{name} starts from a setup: give --setup \"c1 c2 ..\"");
-                }
-                let (pits, seeds) = crate::games::sizes(&self.variant)?;
-                let v = mancala_forced::solve_setup(
-                    &name,
-                    pits,
-                    seeds,
-                    &self.variant.rules,
-                    self.setup.as_deref(),
-                )?;
-                if self.json {
-                    let outcome = |o: &mancala_forced::Outcome| {
-                        json!({
-                            "swapped": o.swapped,
-                            "first_mover": o.first_mover.as_str(),
-                            "distributor": o.distributor,
-                            "second": o.second,
-                            "winner": o.winner_str(),
-                            "moves": o.moves,
-                            "end": o.end.as_str(),
-                        })
-                    };
-                    let v = json!({
-                        "rules": v.description,
-                        "setup": v.setup,
-                        "kept": outcome(&v.kept),
-                        "swapped": outcome(&v.swapped),
-                        "second_swaps": v.second_swaps,
-                        "distributor_value": v.distributor_value,
-                    });
-                    println!("{v}");
-                } else {
-                    println!("{}: setup {:?}", v.description, v.setup);
-                    for (label, o) in [("kept", &v.kept), ("swapped", &v.swapped)] {
-                        println!(
-                            "  {label:<8} distributor {:>3}, second {:>3}: {} after {} moves ({})",
-                            o.distributor,
-                            o.second,
-                            o.winner_str(),
-                            o.moves,
-                            o.end.as_str()
-                        );
-                    }
-                    println!(
-                        "the second player {} the swap; the distributor ends with {} seeds",
-                        if v.second_swaps { "takes" } else { "declines" },
-                        v.distributor_value
-                    );
-                }
+    /// A family's own answer (max-n values, a setup played both ways), as text or JSON.
+    fn print_report(&self, report: &Report) -> Result<()> {
+        if self.json {
+            println!("{}", json_of(&Field::Object(report.fields.clone())));
+        } else {
+            for line in &report.lines {
+                println!("{line}");
             }
         }
         Ok(())
+    }
+}
+
+/// A report field as JSON.
+fn json_of(f: &Field) -> serde_json::Value {
+    match f {
+        Field::Null => serde_json::Value::Null,
+        Field::Bool(b) => json!(b),
+        Field::Int(n) => json!(n),
+        Field::Text(s) => json!(s),
+        Field::List(l) => l.iter().map(json_of).collect(),
+        Field::Object(fields) => fields
+            .iter()
+            .map(|(k, v)| (k.to_string(), json_of(v)))
+            .collect::<serde_json::Map<_, _>>()
+            .into(),
     }
 }

@@ -1,33 +1,57 @@
 //! `mancala build`, `query`, `verify`, `info` and `pack`: the endgame tables.
 
-use crate::args::VariantArgs;
+use crate::advice::Advice;
+use crate::args::{set_threads, VariantArgs};
+use crate::games::check_tables;
+use crate::searching::{progress_printer, DEFAULT_DIR};
 use crate::tiers::group;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use mancala_rules::{parse_position, Board, Next, Node};
+use mancala_oracle::{Options, Oracle, Settings, TableSize};
+use mancala_rules::{parse_position, Rules};
 use mancala_tables::{
     build, pack, tier_path, verify, BuildObserver, BuildOptions, TableError, Tables, TierReport,
+    MAX_TIER,
 };
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-/// Where tables live unless `--dir` says otherwise.
-pub const DEFAULT_DIR: &str = "databases";
-
+/// The variant and the table folder: what every command on tables names.
 #[derive(Args, Debug)]
-pub struct BuildCmd {
+pub struct TableArgs {
     #[command(flatten)]
     variant: VariantArgs,
-
-    /// Build every tier 0..=N (seeds in the pits)
-    #[arg(long, value_name = "N", default_value_t = 16)]
-    max_seeds: usize,
 
     /// Table folder; each rule set gets its own subfolder
     #[arg(long, value_name = "D", default_value = DEFAULT_DIR)]
     dir: PathBuf,
+}
+
+impl TableArgs {
+    /// The rule set, which must be one with tables.
+    fn rules(&self) -> Result<Rules> {
+        check_tables(&self.variant.name())?;
+        self.variant.rules()
+    }
+
+    fn advice(&self) -> Advice<'_> {
+        Advice {
+            variant: &self.variant,
+            dir: &self.dir,
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct BuildCmd {
+    #[command(flatten)]
+    table: TableArgs,
+
+    /// Build every tier 0..=N (seeds in the pits)
+    #[arg(long, value_name = "N", default_value_t = 16)]
+    max_seeds: usize,
 
     /// Worker threads (default: one per core)
     #[arg(long, value_name = "T")]
@@ -128,25 +152,12 @@ impl BuildObserver for Display {
     }
 }
 
-pub fn set_threads(threads: Option<usize>) -> Result<()> {
-    if let Some(t) = threads {
-        if t == 0 {
-            bail!("--threads must be at least 1");
-        }
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(t)
-            .build_global()
-            .context("starting the thread pool")?;
-    }
-    Ok(())
-}
-
 impl BuildCmd {
     pub fn run(&self) -> Result<()> {
-        let rules = self.variant.rules()?;
+        let rules = self.table.rules()?;
         set_threads(self.threads)?;
         let opts = BuildOptions {
-            dir: self.dir.clone(),
+            dir: self.table.dir.clone(),
             max_seeds: self.max_seeds,
             compress: self.compress,
         };
@@ -160,10 +171,11 @@ impl BuildCmd {
                 "Building {} tiers 0..={} in {}",
                 rules.variant(),
                 self.max_seeds,
-                self.dir.join(rules.variant().key()).display()
+                self.table.dir.join(rules.variant().key()).display()
             );
         }
-        let reports = build(&rules, &opts, &display)?;
+        let advice = self.table.advice();
+        let reports = build(&rules, &opts, &display).map_err(|e| advice.table(e))?;
         if !self.json {
             let built: Vec<&TierReport> = reports.iter().filter(|r| !r.reused).collect();
             let secs: f64 = built.iter().map(|r| r.seconds).sum();
@@ -185,15 +197,11 @@ impl BuildCmd {
 #[derive(Args, Debug)]
 pub struct QueryCmd {
     #[command(flatten)]
-    variant: VariantArgs,
+    table: TableArgs,
 
     /// The position: 2m pit counts, side to move's pits first; with nam-nam --owners, a last
     /// word `north` puts North to move
     position: String,
-
-    /// Table folder
-    #[arg(long, value_name = "D", default_value = DEFAULT_DIR)]
-    dir: PathBuf,
 
     /// Print one JSON object: value, moves, best, seeds, source
     #[arg(long)]
@@ -214,47 +222,55 @@ pub struct QueryCmd {
 
 impl QueryCmd {
     pub fn run(&self) -> Result<()> {
-        let rules = self.variant.rules()?;
+        let rules = self.table.rules()?;
         let b = parse_position(&rules, &self.position)?;
         let n = b.total() as usize;
-        let mut tables = Tables::open(&self.dir, &rules, n, true)?;
-        let search = crate::searching::Fallback {
-            hash: self.hash,
-            threads: self.threads,
-            quiet: self.quiet,
+        let advice = self.table.advice();
+        let threads = match self.threads {
+            Some(0) => bail!("--threads must be at least 1"),
+            Some(t) => t,
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         };
-        let crate::searching::Answer {
-            value,
-            moves,
-            source,
-        } = search.answer(&mut tables, b)?;
-        let best: Vec<usize> = moves
-            .iter()
-            .filter(|(_, v)| *v == value)
-            .map(|(p, _)| *p)
-            .collect();
+        if self.hash == 0 {
+            bail!("--hash must be at least 1 (MB)");
+        }
+        let settings = Settings {
+            dir: self.table.dir.clone(),
+            tables: TableSize::Auto,
+            search: Options {
+                hash_mb: self.hash,
+                threads,
+                ..Options::default()
+            },
+        };
+        let mut oracle = Oracle::new(rules, settings);
+        oracle.open_built(n).map_err(|e| advice.oracle(e, n))?;
+        let a = oracle
+            .query(b, &progress_printer(self.quiet))
+            .map_err(|e| advice.oracle(e, n))?;
         if self.json {
             let v = json!({
-                "value": value,
-                "moves": moves.iter().map(|(p, v)| json!({"pit": p, "value": v})).collect::<Vec<_>>(),
-                "best": best,
+                "value": a.value,
+                "moves": a.moves.iter().map(|(p, v)| json!({"pit": p, "value": v})).collect::<Vec<_>>(),
+                "best": a.best,
                 "seeds": n,
-                "source": source,
+                "source": a.source.name(),
             });
             println!("{v}");
         } else {
-            println!("{}: {} seeds in the pits", rules.variant(), n);
+            println!("{}: {} seeds in the pits", oracle.rules().variant(), n);
             println!(
-                "value {value:+} for the side to move (seeds it will gain beyond its opponent with perfect play)"
+                "value {:+} for the side to move (seeds it will gain beyond its opponent with perfect play)",
+                a.value
             );
-            if source == "search" {
+            if a.source == mancala_oracle::Source::Search {
                 println!("(by search: the position lies above the built tables)");
             }
-            if moves.is_empty() {
+            if a.moves.is_empty() {
                 println!("no legal moves: the game is over");
             }
-            for (p, v) in &moves {
-                let mark = if *v == value { "  best" } else { "" };
+            for (p, v) in &a.moves {
+                let mark = if *v == a.value { "  best" } else { "" };
                 println!("  move {p}: {v:+}{mark}");
             }
         }
@@ -262,46 +278,10 @@ impl QueryCmd {
     }
 }
 
-/// The value of `b` and of each legal move, from the tables.
-pub fn evaluate(tables: &Tables, b: Board) -> Result<(i32, Vec<(usize, i32)>)> {
-    let rules = tables.rules();
-    match rules.node(b) {
-        Node::Terminal { mover, opp } => Ok((mover as i32 - opp as i32, Vec::new())),
-        Node::Moves(kids) => {
-            let mut moves = Vec::new();
-            for c in &kids {
-                let v = match c.next {
-                    Next::Over => c.value(0),
-                    _ => {
-                        let child = tables.probe(c.board)?.with_context(|| {
-                            format!("the position after move {} is not in the index", c.pit)
-                        })?;
-                        c.value(child as i32)
-                    }
-                };
-                moves.push((c.pit as usize, v));
-            }
-            let best = moves.iter().map(|m| m.1).max().expect("a move exists");
-            if let Some(stored) = tables.probe(b)? {
-                if stored as i32 != best {
-                    bail!(
-                        "the table says {stored} but the moves give {best}: the tables are inconsistent; run `mancala verify`"
-                    );
-                }
-            }
-            Ok((best, moves))
-        }
-    }
-}
-
 #[derive(Args, Debug)]
 pub struct VerifyCmd {
     #[command(flatten)]
-    variant: VariantArgs,
-
-    /// Table folder
-    #[arg(long, value_name = "D", default_value = DEFAULT_DIR)]
-    dir: PathBuf,
+    table: TableArgs,
 
     /// Check tiers 0..=N (default: every tier present)
     #[arg(long, value_name = "N")]
@@ -314,22 +294,23 @@ pub struct VerifyCmd {
 
 impl VerifyCmd {
     pub fn run(&self) -> Result<()> {
-        let rules = self.variant.rules()?;
+        let rules = self.table.rules()?;
         set_threads(self.threads)?;
         let key = rules.variant().key();
         let max = match self.max_seeds {
             Some(n) => n.min(rules.max_seeds()),
-            None => (0..=rules.max_seeds().min(126))
+            None => (0..=rules.max_seeds().min(MAX_TIER))
                 .rev()
-                .find(|&n| tier_path(&self.dir, &key, n).exists())
+                .find(|&n| tier_path(&self.table.dir, &key, n).exists())
                 .with_context(|| {
                     format!(
                         "no tables of {key} in {}; build them with `mancala build`",
-                        self.dir.display()
+                        self.table.dir.display()
                     )
                 })?,
         };
-        let report = verify(&rules, &self.dir, max)?;
+        let advice = self.table.advice();
+        let report = verify(&rules, &self.table.dir, max).map_err(|e| advice.table(e))?;
         let total: u64 = report.tiers.iter().map(|t| t.1).sum();
         if let Some(bad) = report.first_bad {
             bail!(
@@ -431,7 +412,7 @@ fn describe_set(dir: &Path) -> serde_json::Value {
         let variant = mancala_rules::Variant::from_key(&key)
             .with_context(|| format!("'{key}' does not name a rule set; not a table folder"))?;
         let rules = mancala_rules::Rules::new(variant);
-        let max = (0..=rules.max_seeds().min(126))
+        let max = (0..=rules.max_seeds().min(MAX_TIER))
             .rev()
             .find(|&n| tier_path(dir.parent().unwrap_or(dir), &key, n).exists())
             .context("no table files")?;
@@ -469,11 +450,7 @@ fn describe_set(dir: &Path) -> serde_json::Value {
 #[derive(Args, Debug)]
 pub struct PackCmd {
     #[command(flatten)]
-    variant: VariantArgs,
-
-    /// Table folder
-    #[arg(long, value_name = "D", default_value = DEFAULT_DIR)]
-    dir: PathBuf,
+    table: TableArgs,
 
     /// Rewrite tiers 0..=N (default: all)
     #[arg(long, value_name = "N")]
@@ -486,13 +463,14 @@ pub struct PackCmd {
 
 impl PackCmd {
     pub fn run(&self) -> Result<()> {
-        let rules = self.variant.rules()?;
+        let rules = self.table.rules()?;
         let max = self
             .max_seeds
             .unwrap_or(rules.max_seeds())
             .min(rules.max_seeds())
-            .min(126);
-        let done = pack(&rules, &self.dir, max, !self.unpack)?;
+            .min(MAX_TIER);
+        let advice = self.table.advice();
+        let done = pack(&rules, &self.table.dir, max, !self.unpack).map_err(|e| advice.table(e))?;
         for (n, before, after) in &done {
             println!(
                 "tier {n:>3}: {} -> {} bytes ({:.1}%)",

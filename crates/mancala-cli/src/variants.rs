@@ -1,18 +1,10 @@
-//! `mancala variants`: every preset of RULES.md, what plays it, its defaults and options.
+//! `mancala variants`: every preset, what plays it, its defaults and options.
 
-use crate::games::{GABATA, GABATA_REASON};
+use crate::games::{families, Engines};
 use anyhow::Result;
 use clap::Args;
-use mancala_rules::{Family, GrandSlam, Preset, Rule, Variant};
+use mancala_rules::{GrandSlam, Preset, PresetInfo, Variant};
 use serde_json::{json, Value};
-
-/// A crate's family name, presets, one-line summary and option help.
-type CrateInfo = (
-    &'static str,
-    &'static [&'static str],
-    fn(&str) -> Option<&'static str>,
-    fn(&str) -> Vec<(&'static str, &'static str)>,
-);
 
 #[derive(Args, Debug)]
 pub struct VariantsCmd {
@@ -23,49 +15,20 @@ pub struct VariantsCmd {
 
 impl VariantsCmd {
     pub fn run(&self) -> Result<()> {
-        let mut list: Vec<Value> = Preset::ALL.iter().map(|&p| describe(p)).collect();
-        let crates: [CrateInfo; 3] = [
-            (
-                "multi",
-                mancala_multi::preset_names(),
-                mancala_multi::summary,
-                mancala_multi::options_help,
-            ),
-            (
-                "forced",
-                mancala_forced::preset_names(),
-                mancala_forced::summary,
-                mancala_forced::options_help,
-            ),
-            (
-                "bao",
-                mancala_bao::preset_names(),
-                mancala_bao::summary,
-                mancala_bao::options_help,
-            ),
-        ];
-        for (family, names, summary, help) in crates {
-            // A preset the packed board plays is listed once, above, with its tables.
-            for &name in names.iter().filter(|n| n.parse::<Preset>().is_err()) {
-                list.push(json!({
-                    "name": name,
-                    "family": family,
-                    "description": summary(name).unwrap_or(""),
-                    "options": help(name).iter().map(|(o, h)| json!({"name": o, "help": h})).collect::<Vec<_>>(),
-                    "tables": false,
-                    "playable": true,
-                }));
+        let mut list: Vec<Value> = Vec::new();
+        let mut listed: Vec<&str> = Vec::new();
+        for family in families(Engines::default()) {
+            // A preset two families play is listed once, by the first (the one that plays it).
+            for name in family.presets() {
+                if listed.contains(&name) {
+                    continue;
+                }
+                listed.push(name);
+                if let Some(info) = family.info(name) {
+                    list.push(describe(&info));
+                }
             }
         }
-        list.push(json!({
-            "name": GABATA,
-            "family": "none",
-            "description": "Gabata (Ethiopia), three rows of six",
-            "options": [],
-            "tables": false,
-            "playable": false,
-            "reason": GABATA_REASON,
-        }));
         if self.json {
             println!("{}", serde_json::to_string_pretty(&list)?);
             return Ok(());
@@ -97,43 +60,54 @@ impl VariantsCmd {
     }
 }
 
-/// A preset played on the packed two-row board (these have tables).
-fn describe(p: Preset) -> Value {
-    let v = Variant::preset(p);
-    let (pmin, pmax) = p.pit_range();
-    let (smin, smax) = p.seed_range();
-    let mut options: Vec<Value> = Vec::new();
-    let mut grand_slams = Vec::new();
-    match p.family() {
-        Family::Kalah => options.push(json!({"name": "--empty-capture", "help": "the last seed in an empty own pit is stored even if the opposite pit is empty"})),
-        Family::Awari if p == Preset::Wari => {
-            grand_slams = GrandSlam::CHOICES[..7]
+/// One preset as `variants --json` lists it; the presets with tables also give their sizes
+/// and table key.
+fn describe(info: &PresetInfo) -> Value {
+    let options: Vec<Value> = info
+        .options
+        .iter()
+        .map(|(o, h)| json!({"name": o, "help": h}))
+        .collect();
+    let mut v = json!({
+        "name": info.name,
+        "family": info.family,
+        "description": info.summary,
+        "options": options,
+        "tables": info.tables,
+        "playable": info.unplayable.is_none(),
+    });
+    if let Some(why) = info.unplayable {
+        v["reason"] = json!(why);
+    }
+    if let (true, Ok(p)) = (info.tables, info.name.parse::<Preset>()) {
+        let d = Variant::preset(p);
+        let (pmin, pmax) = p.pit_range();
+        let (smin, smax) = p.seed_range();
+        let grand_slams: Vec<Value> = if p == Preset::Wari {
+            GrandSlam::CHOICES[..7]
                 .iter()
                 .map(|c| json!({"name": c.0, "id": c.1}))
-                .collect();
-            options.push(json!({"name": "--grand-slam", "help": "forbidden (gs1), no-capture (gs2, default), take-all (gs3a), victim-takes-rest (gs3b), spare-last (gs4), spare-first (gs5), extra-move (gs6)"}));
-        }
-        Family::Awari => {}
-        Family::Sowing => options.extend(Rule::for_preset(p).map(|r| json!({"name": r.1, "help": r.4}))),
+                .collect()
+        } else {
+            Vec::new()
+        };
+        v["pits"] = json!(d.pits);
+        v["seeds"] = json!(d.seeds);
+        v["pits_range"] = json!([pmin, pmax]);
+        v["seeds_range"] = json!([smin, smax]);
+        v["sizes"] = json!(format!(
+            "default {} pits x {} seeds; --pits {pmin}..{pmax}, --seeds {smin}..{smax}; tables: {}",
+            d.pits,
+            d.seeds,
+            d.key()
+        ));
+        v["grand_slam"] = if p == Preset::Wari {
+            json!(d.grand_slam.name())
+        } else {
+            json!(null)
+        };
+        v["grand_slam_choices"] = json!(grand_slams);
+        v["table_key"] = json!(d.key());
     }
-    if p == Preset::NamNam {
-        options.push(json!({"name": "--owners", "help": "a later round: who owns each pit, s or n a pit, South's then North's (e.g. ssssssnnsnnn); positions then end with the side to move"}));
-        options.push(json!({"name": "--match", "help": "play: every round, the winner taking pits of the other row (t0..)"}));
-    }
-    json!({
-        "name": p.name(),
-        "family": match p.family() { Family::Awari => "awari", Family::Kalah => "kalah", Family::Sowing => "sowing" },
-        "description": p.summary(),
-        "pits": v.pits,
-        "seeds": v.seeds,
-        "pits_range": [pmin, pmax],
-        "seeds_range": [smin, smax],
-        "sizes": format!("default {} pits x {} seeds; --pits {pmin}..{pmax}, --seeds {smin}..{smax}; tables: {}", v.pits, v.seeds, v.key()),
-        "options": options,
-        "grand_slam": if p == Preset::Wari { json!(v.grand_slam.name()) } else { json!(null) },
-        "grand_slam_choices": grand_slams,
-        "table_key": v.key(),
-        "tables": true,
-        "playable": true,
-    })
+    v
 }

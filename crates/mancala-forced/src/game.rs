@@ -40,6 +40,7 @@ pub enum EndReason {
 }
 
 impl EndReason {
+    /// The reason's name in reports and JSON, e.g. `board-empty`, `infinite-relay`.
     pub fn as_str(self) -> &'static str {
         match self {
             EndReason::BoardEmpty => "board-empty",
@@ -56,6 +57,7 @@ impl EndReason {
 /// What one forced move did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveReport {
+    /// Who moved.
     pub side: Side,
     /// The pit emptied, as the mover's own index 0..m-1.
     pub pit: usize,
@@ -241,6 +243,7 @@ impl ForcedGame {
         g
     }
 
+    /// The rules this game is played under.
     pub fn rules(&self) -> &ForcedRules {
         &self.rules
     }
@@ -248,6 +251,7 @@ impl ForcedGame {
     pub fn setup(&self) -> &[u32] {
         &self.setup
     }
+    /// Did the second player swap sides (the pie rule)?
     pub fn swapped(&self) -> bool {
         self.swapped
     }
@@ -259,6 +263,7 @@ impl ForcedGame {
     pub fn captured(&self) -> [u32; 2] {
         self.stores
     }
+    /// The side whose forced move comes next.
     pub fn side_to_move(&self) -> Side {
         self.to_move
     }
@@ -270,9 +275,11 @@ impl ForcedGame {
     pub fn moves_played(&self) -> u64 {
         self.moves
     }
+    /// Why the game ended, or `None` while it goes on.
     pub fn end_reason(&self) -> Option<EndReason> {
         self.end
     }
+    /// Has the game ended?
     pub fn over(&self) -> bool {
         self.end.is_some()
     }

@@ -1,6 +1,31 @@
-//! The forced-move sowing games: La'b madjnuni (Syria, 2x7, 98 seeds; seed-rules.md 3.4),
-//! Mankaleh Leab el-akil (Cairo, 2x6, 72 seeds; 3.5) and Leab el-ghasheem (Cairo children;
-//! 3.6).
+//! The forced-move sowing games: La'b madjnuni (Syria, 2x7, 98 seeds; docs/rules.md, madjnuni),
+//! Mankaleh Leab el-akil (Cairo, 2x6, 72 seeds) and Leab el-ghasheem (Cairo children; both
+//! docs/rules.md, el-akil and el-ghasheem). Their source is Skiryuk's post on them in the Russian
+//! rules compilation, which retells Culin (madjnuni) and E. W. Lane (el-akil, el-ghasheem).
+//!
+//! ```
+//! use mancala_forced::{new_game, solve_setup, Side};
+//! use mancala_rules::Playable;
+//!
+//! // Madjnuni's default setup: 7 seeds in each of the 14 pits; the distributor (South) moves
+//! // first.
+//! let mut g = new_game("madjnuni", None, None, &[], None, false).unwrap();
+//! assert_eq!(g.board(), &[7; 14]);
+//! assert_eq!(g.side_to_move(), Side::South);
+//! // Nobody chooses: the one legal move is the head, the mover's rightmost pit.
+//! assert_eq!(g.legal(), vec!["6"]);
+//!
+//! // This move relays through five sowings and ends by capturing a pit of 2.
+//! let report = g.step().unwrap();
+//! assert_eq!((report.laps, report.captured), (5, 2));
+//! assert_eq!(g.captured(), [2, 0]);
+//! assert_eq!(g.side_to_move(), Side::North);
+//!
+//! // The decisions are the setup and the swap: the default setup played out both ways.
+//! let value = solve_setup("madjnuni", None, None, &[], None).unwrap();
+//! assert!(!value.second_swaps);
+//! assert_eq!(value.distributor_value, 54); // 54 of the 98 seeds: the distributor wins
+//! ```
 //!
 //! In these games nobody chooses anything during play: each player always empties a pit fixed by
 //! the rules. The decisions are the distributor's setup and the second player's swap (pie rule).
@@ -17,12 +42,13 @@
 //! Barns (stores) are not sown; captured seeds never return.
 //!
 //! # The move (all presets)
-//! * The mover empties his **head**, his rightmost pit (own index `m-1`: South pit `m-1`, North
-//!   pit `2m-1`). If the head cannot be played, `head-empty=leftward` (the *Reading*, default)
-//!   takes the nearest playable pit to its left; `head-empty=wrap` takes "the next pit in his row"
-//!   in sowing order instead: his leftmost pit, then rightwards.
+//! * The mover empties his **head**, his rightmost pit (own index `m-1`: South pit `m-1`, North pit
+//!   `2m-1`). If the head cannot be played, `head-empty=leftward` (the reading of docs/rules.md,
+//!   madjnuni; the default) takes the nearest playable pit to its left; `head-empty=wrap` takes
+//!   "the next pit in his row" in sowing order instead: his leftmost pit, then rightwards.
 //! * A pit is playable when it holds 2+ seeds, or 1 seed under `single=playable` (default; the
-//!   alternative `single=unplayable` is el-akil's ambiguity (c)).
+//!   alternative `single=unplayable` is a question the el-akil text leaves open, see
+//!   docs/rules.md, el-akil and el-ghasheem).
 //! * Seeds are sown one per pit from the next pit on, **the origin is not skipped**.
 //! * Where the last seed falls, with `c` the pit's new count: `c == 1` ends the move; `c` = 2 or
 //!   4 captures that pit, then the **serial capture**, and ends the move; `c` = 3 or 5+ is a relay:
@@ -30,15 +56,16 @@
 //! * Captures happen on both halves. The serial capture takes further pits holding 2 or 4:
 //!   `serial=forward` (madjnuni default, its literal text: pits further along in sowing order),
 //!   `serial=backward` (el-akil / el-ghasheem default: the preceding pits) or `serial=off`.
-//!   `chain=all` (default, the *Reading*) takes the whole run; `chain=one` at most one more pit
-//!   (el-akil's text names one pit). `serial-cross=yes` (default, madjnuni (d)) lets the run cross
-//!   into the other half; `no` stops it at the half's edge.
+//!   `chain=all` (default, the reading of docs/rules.md, el-akil and el-ghasheem) takes the whole
+//!   run; `chain=one` at most one more pit (el-akil's text names one pit). `serial-cross=yes`
+//!   (default, the reading of docs/rules.md, madjnuni) lets the run cross into the other half;
+//!   `no` stops it at the half's edge.
 //!
 //! # Infinite relay (within a move)
 //! Inside one move no seed leaves the board until the move ends, so a relay that reaches the same
-//! (pits, pit to lift) state twice would sow forever. RULES.md makes such a move illegal; here it is
-//! the only move, so **the move is void and the game ends: each side takes the seeds on its own
-//! row** (as it was before the move). End reason `infinite-relay`.
+//! (pits, pit to lift) state twice would sow forever. docs/rules.md, Conventions, makes such a move
+//! illegal; here it is the only move, so **the move is void and the game ends: each side takes the
+//! seeds on its own row** (as it was before the move). End reason `infinite-relay`.
 //!
 //! # No move, feeding and starvation
 //! A player with no playable pit when his turn comes **passes** (passes are not counted as moves).
@@ -60,8 +87,8 @@
 //! * Starvation / no-feed as above; infinite relay as above.
 //! * **Whole-game cycle**: the game is deterministic, so a repeated state (pits, side to move,
 //!   who is waiting to be fed) means it loops forever. It ends at the first repetition and **each
-//!   side takes the seeds on its own row** (`cycle`), the convention RULES.md uses for repetitions
-//!   in played games.
+//!   side takes the seeds on its own row** (`cycle`), the convention for repetitions in played
+//!   games (docs/rules.md, Playing a game move by move).
 //!
 //! At the end every seed is in a barn. More seeds wins; equal is a draw (madjnuni: 50+ of 98 wins,
 //! 49:49 draws; el-akil's 36:36 is likewise a draw). El-akil and el-ghasheem are also played as
@@ -87,14 +114,15 @@
 //! seeds** (a tie keeps the board as laid out).
 //!
 //! # Match play (el-akil, el-ghasheem)
-//! «Первый игрок, который последовательно доводил счёт захваченных камней до шестидесяти,
-//! выигрывал весь сет»: [`play_match`] plays rounds, each a fresh game with all `total` seeds,
-//! until one player's captures over the rounds reach the target ([`MATCH_TARGET`] = 60). The
-//! players are called A and B. The source leaves the following open; the readings are:
+//! «Первый игрок, который последовательно доводил счёт захваченных камней до шестидесяти, выигрывал
+//! весь сет» (the el-akil text of the Russian rules compilation): [`play_match`] plays rounds, each
+//! a fresh game with all `total` seeds, until one player's captures over the rounds reach the
+//! target ([`MATCH_TARGET`] = 60). The players are called A and B. The source leaves the following
+//! open; the readings are:
 //! * **Setup**: the same layout every round, laid out by that round's distributor (as South).
-//! * **Distributor**: A in round 1, then **alternating** (A, B, A, ...), as in madjnuni's
-//!   "return game, the roles swap" (3.4). "The loser distributes" would need a rule for a drawn
-//!   round, which the source does not give.
+//! * **Distributor**: A in round 1, then **alternating** (A, B, A, ...), as in madjnuni's "return
+//!   game, the roles swap" (docs/rules.md, madjnuni). "The loser distributes" would need a rule for
+//!   a drawn round, which the source does not give.
 //! * **Swap**: the non-distributor decides each round with the valuation of [`solve_setup`]
 //!   (he swaps iff that round played swapped gives him strictly more seeds), or a fixed choice
 //!   ([`MatchOptions::swap`]). With one setup for the whole match the choice is the same every
@@ -114,6 +142,9 @@
 //! = [South, North] captured, the one legal move is the mover's own pit index (`play` also takes
 //! `next` or a letter `a..`).
 
+#![warn(missing_docs)]
+
+mod family;
 mod game;
 mod matchplay;
 mod playable;
@@ -121,6 +152,7 @@ mod rules;
 mod setup;
 mod solve;
 
+pub use family::ForcedFamily;
 pub use game::{first_mover, EndReason, ForcedGame, MoveReport};
 pub use mancala_rules::Side;
 pub use matchplay::{
@@ -135,51 +167,114 @@ pub use solve::{BestSetup, Outcome, Role, SetupValue};
 /// Everything that can be wrong with a request; each message says what to do.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ForcedError {
+    /// Not one of `madjnuni`, `el-akil`, `el-ghasheem`.
     #[error("unknown forced-move preset '{0}'; choose one of madjnuni, el-akil, el-ghasheem")]
     UnknownPreset(String),
+    /// Pits per side outside 1..=16.
     #[error("{preset} takes 1..=16 pits per side, not {got}")]
-    BadPits { preset: &'static str, got: u32 },
+    BadPits {
+        /// The preset's name.
+        preset: &'static str,
+        /// The pits asked for.
+        got: u32,
+    },
+    /// A seed total the board cannot hold under the preset's setup rules.
     #[error("{preset} with {pits} pits per side needs {min}..={max} seeds in all, not {got}; pass another total")]
     BadTotal {
+        /// The preset's name.
         preset: &'static str,
+        /// Pits per side.
         pits: u32,
+        /// The total asked for.
         got: u32,
+        /// The fewest seeds a setup can hold.
         min: u32,
+        /// The most seeds accepted.
         max: u32,
     },
+    /// A rule option the preset does not have.
     #[error("unknown rule '{name}' for {preset}; its rules are: {known}")]
     UnknownRule {
+        /// The option as given.
         name: String,
+        /// The preset's name.
         preset: &'static str,
+        /// The preset's options, comma-separated.
         known: String,
     },
+    /// A rule option with a value it does not take.
     #[error("rule {name} takes one of: {allowed}; not '{value}'")]
     BadRuleValue {
+        /// The option's name.
         name: String,
+        /// The value as given.
         value: String,
+        /// The values it takes.
         allowed: &'static str,
     },
+    /// Pits or the seed total given both as a parameter and as a rule option, with different
+    /// values.
     #[error("{name} given twice with different values ({a} and {b}); give it once")]
-    Conflict { name: &'static str, a: u32, b: u32 },
+    Conflict {
+        /// The setting's name.
+        name: &'static str,
+        /// The first value.
+        a: u32,
+        /// The second value.
+        b: u32,
+    },
+    /// A setup string that cannot be read or breaks the preset's setup rules.
     #[error("bad setup: {0}")]
     BadSetup(String),
+    /// A move name that is not `next` or a pit of the mover's row (index or letter).
     #[error("bad move '{got}': moves are forced; play 'next' or the forced pit {legal}")]
-    BadMove { got: String, legal: String },
+    BadMove {
+        /// The move as given.
+        got: String,
+        /// The forced pit.
+        legal: String,
+    },
+    /// A pit other than the forced one.
     #[error("illegal move {got}: moves are forced and the only legal move is {legal} (or 'next')")]
-    IllegalMove { got: String, legal: String },
+    IllegalMove {
+        /// The move as given.
+        got: String,
+        /// The forced pit.
+        legal: String,
+    },
+    /// A move asked for after the game ended (with the end reason).
     #[error("the game is over ({0}); start a new game")]
     GameOver(String),
+    /// The best-setup search would try more setups than allowed.
     #[error("about {count} setups to try, more than the limit {limit}; use fewer pits or seeds")]
-    TooManySetups { count: u128, limit: u64 },
+    TooManySetups {
+        /// The number of setups the board has.
+        count: u128,
+        /// The most setups the search tries.
+        limit: u64,
+    },
+    /// Match play asked for a game without a set rule (madjnuni).
     #[error("{preset} has no match play in the source; play a match of el-akil or el-ghasheem")]
-    NoMatchPlay { preset: &'static str },
+    NoMatchPlay {
+        /// The preset's name.
+        preset: &'static str,
+    },
+    /// A match target of 0.
     #[error("the match target must be at least 1 captured seed, not {got}")]
-    BadTarget { got: u32 },
+    BadTarget {
+        /// The target asked for.
+        got: u32,
+    },
+    /// A match that reached its round limit before anybody reached the target.
     #[error("nobody reached {target} seeds in {limit} rounds (A {a}, B {b}); raise the round limit or lower the target")]
     RoundLimit {
+        /// The round limit.
         limit: u32,
+        /// The target.
         target: u32,
+        /// A's captures so far.
         a: u32,
+        /// B's captures so far.
         b: u32,
     },
 }

@@ -7,7 +7,8 @@ use crate::ForcedError;
 use mancala_rules::Side;
 
 /// Seeds a player must capture over the rounds to win the set: «Первый игрок, который
-/// последовательно доводил счёт захваченных камней до шестидесяти, выигрывал весь сет».
+/// последовательно доводил счёт захваченных камней до шестидесяти, выигрывал весь сет» (the
+/// el-akil text of the Russian rules compilation).
 pub const MATCH_TARGET: u32 = 60;
 
 /// The default cap on the rounds of a match. Every round puts all of its seeds into the barns,
@@ -18,11 +19,14 @@ pub const MATCH_ROUND_LIMIT: u32 = 1000;
 /// A player of a match. `A` distributes in round 1, `B` in round 2, and so on alternately.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MatchPlayer {
+    /// The player who distributes in odd rounds.
     A,
+    /// The player who distributes in even rounds.
     B,
 }
 
 impl MatchPlayer {
+    /// The other player.
     pub fn other(self) -> MatchPlayer {
         match self {
             MatchPlayer::A => MatchPlayer::B,
@@ -87,6 +91,7 @@ pub struct MatchRound {
     pub number: u32,
     /// The layout, absolute order with the distributor as South (the same every round).
     pub setup: Vec<u32>,
+    /// Who laid out the seeds this round (and played South).
     pub distributor: MatchPlayer,
     /// Whether the other player swapped.
     pub swapped: bool,
@@ -108,7 +113,10 @@ pub struct MatchRound {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Reached {
     /// By the winner's capture in forced move number `moves` of the round (1-based).
-    Capture { moves: u64 },
+    Capture {
+        /// The forced move's number in the round, from 1.
+        moves: u64,
+    },
     /// By the seeds the players took when the round ended (the sweep of `one-each`, `no-feed`,
     /// `cycle`, ...), which may bring both players to the target at once.
     EndOfRound,
@@ -119,6 +127,7 @@ pub enum Reached {
 pub struct MatchReport {
     /// The preset with the options that differ from its defaults.
     pub description: String,
+    /// The captured seeds that won the set.
     pub target: u32,
     /// Every round played, the deciding one last.
     pub rounds: Vec<MatchRound>,
@@ -127,6 +136,7 @@ pub struct MatchReport {
     pub winner: Option<MatchPlayer>,
     /// The round in which the target was reached (= the number of rounds played).
     pub decided_in: u32,
+    /// How the deciding round reached the target.
     pub reached: Reached,
     /// Final cumulative captures `[A, B]`.
     pub totals: [u32; 2],

@@ -134,4 +134,8 @@ impl Playable for ForcedGame {
         out.push('\n');
         out
     }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
 }

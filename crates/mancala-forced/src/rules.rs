@@ -5,11 +5,13 @@ use crate::ForcedError;
 /// One of the three forced-move games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Preset {
-    /// La'b madjnuni (seed-rules.md 3.4): 2x7, 98 seeds.
+    /// La'b madjnuni (docs/rules.md, madjnuni): 2x7, 98 seeds.
     Madjnuni,
-    /// Mankaleh Leab el-akil (3.5): 2x6, 72 seeds, seeds in mirrored pits.
+    /// Mankaleh Leab el-akil (docs/rules.md, el-akil and el-ghasheem): 2x6, 72 seeds, seeds in
+    /// mirrored pits.
     ElAkil,
-    /// Leab el-ghasheem (3.6): el-akil with every pit holding at least 4 seeds.
+    /// Leab el-ghasheem (docs/rules.md, el-akil and el-ghasheem): el-akil with every pit holding
+    /// at least 4 seeds.
     ElGhasheem,
 }
 
@@ -24,6 +26,7 @@ impl Preset {
         }
     }
 
+    /// The name users type: `madjnuni`, `el-akil` or `el-ghasheem`.
     pub fn name(self) -> &'static str {
         match self {
             Preset::Madjnuni => "madjnuni",
@@ -72,7 +75,8 @@ pub enum SerialDir {
 /// Which pit a player empties when his head (rightmost pit) cannot be played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum HeadEmpty {
-    /// The nearest playable pit to the head's left (the *Reading* of 3.4 (b) and 3.5 (a)).
+    /// The nearest playable pit to the head's left (the reading of docs/rules.md, madjnuni and
+    /// el-akil and el-ghasheem).
     Leftward,
     /// "The next pit in his row" in sowing order: his leftmost pit, then rightwards.
     Wrap,
@@ -99,22 +103,27 @@ pub enum Pairing {
 /// Every rule of one game: the preset, the board size and the options.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ForcedRules {
+    /// Which of the three games.
     pub preset: Preset,
     /// Pits per side (m).
     pub pits: u32,
     /// Seeds in play at the start.
     pub total: u32,
+    /// Where the serial capture looks after the capturing pit (`serial`).
     pub serial: SerialDir,
     /// The serial capture takes a whole run of 2s and 4s (true) or at most one more pit.
     pub chain_all: bool,
     /// The serial capture may cross from one half of the board to the other.
     pub serial_cross: bool,
+    /// The pit played when the head cannot be (`head-empty`).
     pub head_empty: HeadEmpty,
     /// A pit holding a single seed may be played.
     pub single_playable: bool,
     /// The game ends as soon as each half holds exactly one seed (el-akil's end rule).
     pub singles_end: bool,
+    /// El-akil: which pits a setup may fill (`setup`).
     pub setup_kind: AkilSetup,
+    /// El-akil's mirror setup: which North pit pairs with a South pit (`pairing`).
     pub pairing: Pairing,
 }
 

@@ -24,6 +24,7 @@ impl Role {
         }
     }
 
+    /// `"distributor"` or `"second"`.
     pub fn as_str(self) -> &'static str {
         match self {
             Role::Distributor => "distributor",
@@ -47,6 +48,7 @@ pub struct Outcome {
     pub winner: Option<Role>,
     /// Forced moves played (passes not counted).
     pub moves: u64,
+    /// Why the game ended.
     pub end: EndReason,
 }
 
@@ -124,6 +126,7 @@ pub(crate) fn value_setup(rules: &ForcedRules, setup: &[u32]) -> SetupValue {
 /// The result of [`crate::best_setup`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BestSetup {
+    /// The preset with the options that differ from its defaults.
     pub description: String,
     /// Valid setups enumerated.
     pub setups: u64,

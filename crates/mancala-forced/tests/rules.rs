@@ -1,4 +1,5 @@
-//! Each rule of seed-rules.md 3.4-3.6 as a small position -> result test, and each option.
+//! Each rule of docs/rules.md, madjnuni and el-akil and el-ghasheem, as a small position -> result
+//! test, and each option.
 
 use mancala_forced::*;
 

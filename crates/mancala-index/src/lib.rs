@@ -1,4 +1,27 @@
-//! A perfect index of each tier: rank, unrank and an in-order walk.
+//! A perfect index of each tier: rank, unrank and an in-order walk. Endgame tables store one
+//! value per rank, so this is what turns a position into its place in a table file and back.
+//!
+//! ```
+//! use mancala_index::Indexer;
+//! use mancala_rules::{parse_position, Preset, Rules, Variant};
+//!
+//! let rules = Rules::new(Variant::preset(Preset::Awari));
+//! let index = Indexer::new(&rules, 8).unwrap();
+//! // Tier 8 of Awari: C(19, 11) - C(13, 11) positions whose opponent row has an empty pit.
+//! assert_eq!(index.size(8), 75_504);
+//! assert_eq!(index.walk(8).count(), 75_504);
+//!
+//! // Rank and unrank are inverse.
+//! let b = parse_position(&rules, "1 1 1 1 1 2 0 1 0 0 0 0").unwrap();
+//! let rank = index.rank(b).unwrap();
+//! assert!(rank < index.size(8));
+//! assert_eq!(index.unrank(8, rank), b);
+//!
+//! // The side that just moved emptied the pit it sowed from, so a position whose opponent
+//! // row has no empty pit cannot arise and gets no rank.
+//! let full = parse_position(&rules, "1 1 0 0 0 0 1 1 1 1 1 1").unwrap();
+//! assert_eq!(index.rank(full), None);
+//! ```
 //!
 //! A tier is the set of positions with `n` seeds in the pits. Only positions that can arise are
 //! indexed, so tables waste no byte on impossible ones:
@@ -23,6 +46,8 @@
 //! gets a position's rank with one multiply-add. All positions with the same row to move are
 //! contiguous, and the walk usually steps only the opponent's row.
 
+#![warn(missing_docs)]
+
 mod rows;
 
 pub use rows::{RowRule, Rows};
@@ -32,8 +57,14 @@ use mancala_rules::{byte_sum, Board, Family, Rules, NORTH};
 /// Errors from building an index.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum IndexError {
+    /// A tier has more positions than a 64-bit rank can address.
     #[error("tier {tier} has {size} positions, more than a 64-bit rank can address")]
-    TooLarge { tier: usize, size: u128 },
+    TooLarge {
+        /// The first tier that is too large.
+        tier: usize,
+        /// Its number of positions.
+        size: u128,
+    },
 }
 
 /// Which positions of a board shape are indexed.
@@ -41,7 +72,9 @@ pub enum IndexError {
 pub struct Spec {
     /// Pits per side.
     pub pits: usize,
+    /// What the side to move's row must satisfy.
     pub own: RowRule,
+    /// What the row of the side that just moved must satisfy.
     pub opp: RowRule,
     /// A position indexed even though it breaks the row rules (the Awari start position).
     pub extra: Option<Board>,
@@ -52,6 +85,9 @@ pub struct Spec {
 }
 
 impl Spec {
+    /// The positions the game of `rules` can reach: for the Awari type an empty pit in the
+    /// opponent's row (plus the start position), for the Kalah type seeds in both rows, and
+    /// for the sowing family whatever its rules guarantee.
     pub fn for_rules(rules: &Rules) -> Spec {
         let m = rules.pits();
         match rules.variant().family() {
@@ -151,6 +187,8 @@ impl Indexer {
         Indexer::with_spec(Spec::for_rules(rules), max)
     }
 
+    /// The index of tiers `0..=max` of any board shape and row rules, e.g. for tests on
+    /// shapes no preset has. Fails if a tier is too large for a 64-bit rank.
     pub fn with_spec(spec: Spec, max: usize) -> Result<Indexer, IndexError> {
         let wide = spec.tier_sizes(max);
         if let Some((tier, &size)) = wide
@@ -187,6 +225,7 @@ impl Indexer {
         })
     }
 
+    /// Which positions are indexed.
     pub fn spec(&self) -> &Spec {
         &self.spec
     }

@@ -9,6 +9,7 @@
 /// What a row must satisfy to be indexed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RowRule {
+    /// Every row.
     Any,
     /// At least one pit is empty.
     HasEmptyPit,
@@ -99,7 +100,7 @@ pub struct Rows {
 impl Rows {
     /// Rows of `m` pits (1..=8: a row is one word) with at most `max` seeds (at most 255, so
     /// a byte holds any pit); counts must fit 64 bits (checked by the caller through
-    /// [`wide_counts`]).
+    /// `wide_counts`).
     pub fn new(m: usize, rule: RowRule, max: usize) -> Rows {
         assert!((1..=8).contains(&m) && max <= 255, "{m} pits, {max} seeds");
         let dp = Dp::<u64>::new(m, rule, max);
@@ -131,10 +132,12 @@ impl Rows {
         }
     }
 
+    /// Pits in a row.
     pub fn pits(&self) -> usize {
         self.m
     }
 
+    /// The rule every row counted here satisfies.
     pub fn rule(&self) -> RowRule {
         self.rule
     }

@@ -32,15 +32,15 @@ pub fn summary(preset: &str) -> Option<&'static str> {
     match preset {
         "mankala-2p" => Some(
             "Mankala uniwersalna, 2 players: Kalah on a ring of 2 x 6 pits + houses, 4 seeds, \
-             origin skipped, play until every pit is empty (seed-rules.md 3.9)",
+             origin skipped, play until every pit is empty (docs/rules.md, mankala-2p, mankala-3p, mankala-4p)",
         ),
         "mankala-3p" => Some(
             "Mankala uniwersalna, 3 players: 6 pits + house each around a ring, 4 seeds, \
-             a capture takes the same-index pit of both opponents (seed-rules.md 3.9)",
+             a capture takes the same-index pit of both opponents (docs/rules.md, mankala-2p, mankala-3p, mankala-4p)",
         ),
         "mankala-4p" => Some(
             "Mankala uniwersalna, 4 players: 6 pits + house each around a ring, 4 seeds, \
-             a capture takes the same-index pit of all three opponents (seed-rules.md 3.9)",
+             a capture takes the same-index pit of all three opponents (docs/rules.md, mankala-2p, mankala-3p, mankala-4p)",
         ),
         _ => None,
     }
@@ -704,5 +704,9 @@ impl Playable for MultiGame {
         out.push_str(&self.status_line());
         out.push('\n');
         out
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
     }
 }

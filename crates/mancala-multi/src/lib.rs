@@ -1,5 +1,27 @@
-//! Mankala uniwersalna: multi-player Kalah for 2, 3 and 4 players (seed-rules.md 3.9), with its
-//! 10 optional rules and an exact max-n solver for small boards.
+//! Mankala uniwersalna: multi-player Kalah for 2, 3 and 4 players (docs/rules.md, mankala-2p,
+//! mankala-3p, mankala-4p), with its 10 optional rules and an exact max-n solver for small
+//! boards. Its source is a Polish shop and rules page for the game "Mankala uniwersalna".
+//!
+//! ```
+//! use mancala_multi::{new_game, solve, Playable};
+//!
+//! // Three players with 6 pits of 4 seeds each; player 1 moves first.
+//! let mut g = new_game("mankala-3p", None, None, &[], None).unwrap();
+//! assert_eq!(g.pits().iter().sum::<u32>(), 72);
+//! assert_eq!(g.to_move(), "player 1");
+//!
+//! // Pit 2's 4 seeds go into pits 3, 4, 5 and the house: a last seed in the own house moves
+//! // again.
+//! g.play("2").unwrap();
+//! assert_eq!(g.stores(), vec![1, 0, 0]);
+//! assert_eq!(g.to_move(), "player 1");
+//!
+//! // Exact max-n on a small board (3 players, 2 pits, 2 seeds): each player's final house.
+//! let small = new_game("mankala-3p", Some(2), Some(2), &[], None).unwrap();
+//! let value = solve(&small, 1_000_000).unwrap();
+//! assert_eq!(value.scores, vec![5, 4, 3]);
+//! assert_eq!(value.best.as_deref(), Some("0"));
+//! ```
 //!
 //! Presets: `mankala-2p`, `mankala-3p`, `mankala-4p` ([`preset_names`]).
 //!
@@ -21,10 +43,10 @@
 //!   along the top (North's left is South's right) with North's house at the left end. South's
 //!   pit `j` therefore faces North's pit `P-1-j` (and vice versa): that facing pit is the one a
 //!   capture takes, exactly Kalah's "opposite pit".
-//! * **3 and 4 players**: the source says the opposite pits are those "in the same position on
-//!   the board (e.g. the second pit from the left)", so a capture from own pit `j` takes pit `j`
-//!   of **every** other player (2 pits with 3 players, 3 with 4). With rule 6 (4 players only)
-//!   it takes pit `j` of the player sitting opposite, seat `mover + 2`.
+//! * **3 and 4 players**: the Mankala uniwersalna rules page says the opposite pits are those
+//!   "in the same position on the board (e.g. the second pit from the left)", so a capture from
+//!   own pit `j` takes pit `j` of **every** other player (2 pits with 3 players, 3 with 4). With
+//!   rule 6 (4 players only) it takes pit `j` of the player sitting opposite, seat `mover + 2`.
 //!
 //! # Base rules
 //!
@@ -39,8 +61,8 @@
 //!   the seed stays.
 //! * A player with no seeds in his pits passes; passes are automatic (the player to move always
 //!   has a legal move) and are not plies.
-//! * End (the reading of the spec): play goes on until no seed is left in any pit; the largest
-//!   house wins. Scores are the house contents.
+//! * End (the reading of docs/rules.md, mankala-2p, mankala-3p, mankala-4p): play goes on
+//!   until no seed is left in any pit; the largest house wins. Scores are the house contents.
 //!
 //! # The 10 optional rules (`--rule NAME`, or `rule1`..`rule10`; `NAME=off` switches off)
 //!
@@ -53,7 +75,8 @@
 //! 5. `houses-not-sown`: no house is sown, not even one's own (so there is no extra turn);
 //!    captures are the only way to score. Whole-game cycles become possible.
 //! 6. `one-opposite` (4 players only; rejected for 2-3 players): a capture takes only the
-//!    pit of the player sitting opposite (the reading of the spec).
+//!    pit of the player sitting opposite (the reading of docs/rules.md, mankala-2p, mankala-3p,
+//!    mankala-4p).
 //! 7. `must-feed`: when the player after the mover (seat `mover + 1`) has all his pits
 //!    empty, only moves that leave at least one seed in that player's pits are legal; if there
 //!    is none, the game ends and every player banks the seeds in his own pits (the reading).
@@ -65,9 +88,9 @@
 //!    sowing goes on from the next position, skipping the pit just lifted; it stops in an
 //!    empty pit (where the usual capture rule applies) or in the own house (extra turn). **A
 //!    move whose relay would repeat a within-move state (pits, lifting position) would sow
-//!    forever: it is illegal** (RULES.md). A player whose every move is illegal this way
-//!    passes; with rule 7 he "cannot feed". If nobody can move, the game ends and everyone
-//!    banks his own pits.
+//!    forever: it is illegal** (docs/rules.md, Conventions). A player whose every move is
+//!    illegal this way passes; with rule 7 he "cannot feed". If nobody can move, the game ends
+//!    and everyone banks his own pits.
 //! 10. `capture-four[=any|own|opponents]`: the empty-pit capture is replaced: when the last
 //!     seed makes a pit hold exactly 4, those 4 go to the mover's house. Default scope `any`
 //!     pit on any side (the reading); `own` and `opponents` are the alternatives. With rule 9
@@ -124,10 +147,14 @@
 //! move, a principal variation (re-searched with the variation so far as the line, so it is
 //! consistent with the repetition rule), the value of every root move, and the node count.
 
+#![warn(missing_docs)]
+
+mod family;
 mod game;
 mod rules;
 mod solve;
 
+pub use family::MultiFamily;
 pub use game::{new_game, options_help, preset_names, summary, MultiGame, MAX_TOTAL_SEEDS};
 pub use mancala_rules::Playable;
 pub use rules::{End, FourScope, Options};
@@ -136,36 +163,63 @@ pub use solve::{solve, MaxN};
 /// Everything that can go wrong with user input or a search; each message says what to do.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MultiError {
+    /// Not one of `mankala-2p`, `mankala-3p`, `mankala-4p`.
     #[error("unknown preset `{0}`: choose mankala-2p, mankala-3p or mankala-4p")]
     UnknownPreset(String),
+    /// Pits per player outside 1..6.
     #[error("{0} pits per player is not supported: choose 1..6")]
     BadPits(u32),
+    /// Seeds per pit outside 1..10.
     #[error("{0} seeds per pit is not supported: choose 1..10")]
     BadSeeds(u32),
+    /// A rule name that is none of the ten optional rules.
     #[error(
         "unknown rule `{0}`: use touch-move, three-seeds, capturer-stays, first-empty-ends, \
          houses-not-sown, one-opposite, must-feed, keep-last-seed, relay, capture-four or rule1..rule10"
     )]
     UnknownRule(String),
+    /// A rule given a value it does not take.
     #[error("rule {rule} does not take the value `{value}`: use {expected}")]
     BadRuleValue {
+        /// The rule's name.
         rule: String,
+        /// The value as given.
         value: String,
+        /// The values it takes.
         expected: &'static str,
     },
+    /// A rule that does not apply to this preset (e.g. `one-opposite` without 4 players).
     #[error("rule {rule} does not apply here: {why}")]
-    RuleNotForPreset { rule: String, why: &'static str },
+    RuleNotForPreset {
+        /// The rule's name.
+        rule: String,
+        /// Why it does not apply.
+        why: &'static str,
+    },
+    /// Two settings that contradict each other (e.g. `three-seeds` with another seed count).
     #[error("conflicting settings: {0}")]
     Conflict(String),
+    /// A position string that cannot be read or does not fit the board.
     #[error("bad position: {0} (write `PITS [/ HOUSES [/ MOVER]]`, pits in seat order)")]
     BadPosition(String),
+    /// A move that is not legal in this position.
     #[error("`{mv}` is not a legal move here; legal moves: {legal}")]
-    IllegalMove { mv: String, legal: String },
+    IllegalMove {
+        /// The move as given.
+        mv: String,
+        /// The legal moves' names.
+        legal: String,
+    },
+    /// A move asked for after the game ended.
     #[error("the game is over: no move can be played")]
     GameOver,
+    /// The max-n search visited more nodes than allowed.
     #[error(
         "the max-n search passed its limit of {limit} nodes: use a smaller board (fewer pits, \
          seeds or players) or raise the limit"
     )]
-    NodeLimit { limit: u64 },
+    NodeLimit {
+        /// The node limit that was passed.
+        limit: u64,
+    },
 }

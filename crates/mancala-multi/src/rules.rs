@@ -20,7 +20,8 @@ pub(crate) fn pit_seeds(pits: &Pits) -> u32 {
 /// Which pits option 10 (`capture-four`) may capture from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FourScope {
-    /// Any pit, on any side (the reading of seed-rules.md 3.9; the default).
+    /// Any pit, on any side (the reading of docs/rules.md, mankala-2p, mankala-3p, mankala-4p;
+    /// the default).
     Any,
     /// Only the mover's own pits.
     Own,
@@ -46,7 +47,8 @@ impl FourScope {
     }
 }
 
-/// The 10 optional rules of seed-rules.md 3.9 (all off by default).
+/// The 10 optional rules of docs/rules.md, mankala-2p, mankala-3p, mankala-4p (all off by
+/// default).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Options {
     /// Rule 1: a touched pit must be played. A matter of physical play: no effect on the engine.

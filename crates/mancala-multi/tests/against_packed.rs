@@ -821,12 +821,12 @@ fn worked_examples() {
     assert_eq!(multi_state(&multi), want);
 }
 
-/// Disagreement 1, found by this test and fixed in the packed engine (rule 7, must-feed). One
-/// pit a side, South [3], North [0], South to move. South's only move sows his house, North's
-/// pit, (his own pit skipped) his house: it feeds North and gives South another turn. Rule 7
-/// (seed-rules.md 3.9) asks for "a move that puts at least one seed into his empty pits": this
-/// move does, so it stays legal (South banks 2; South, now empty, passes; North cannot feed
-/// South, so the game ends and North banks his 1 seed: 2-1). The packed engine used to keep
+/// Disagreement 1, found by this test and fixed in the packed engine (rule 7, must-feed). One pit a
+/// side, South [3], North [0], South to move. South's only move sows his house, North's pit, (his
+/// own pit skipped) his house: it feeds North and gives South another turn. Rule 7 (docs/rules.md,
+/// mankala-2p, mankala-3p, mankala-4p) asks for "a move that puts at least one seed into his empty
+/// pits": this move does, so it stays legal (South banks 2; South, now empty, passes; North cannot
+/// feed South, so the game ends and North banks his 1 seed: 2-1). The packed engine used to keep
 /// only feeding moves that pass the turn, found none, and ended the game 3-0.
 #[test]
 fn must_feed_extra_turn_move_feeds() {
@@ -858,11 +858,11 @@ fn must_feed_extra_turn_move_feeds() {
 /// houses-not-sown + relay). Two pits a side, South [2 0], North [2 1] (seat order
 /// `2 0 2 1`), South to move. South's only move (pit 0) relays for ever (it is back at "5
 /// seeds, lifting North's pit 0 with S [0 1] N [3 1]" after six lifts), so it is illegal, and
-/// South has no move although he has seeds. His turn passes (North moves next), as the source
-/// does for a player with nothing to sow («jego tura jest pomijana») and as docs/variants.md
-/// says ("the preset's rule for a player without a move applies"; for mankala-2p that is the
-/// pass). The packed engine used to end the game instead, each side banking his own row
-/// (2-3); it now gives South an explicit PASS move.
+/// South has no move although he has seeds. His turn passes (North moves next), as the
+/// Mankala uniwersalna rules page does for a player with nothing to sow («jego tura jest
+/// pomijana») and as docs/variants.md says ("the preset's rule for a player without a move
+/// applies"; for mankala-2p that is the pass). The packed engine used to end the game instead,
+/// each side banking his own row (2-3); it now gives South an explicit PASS move.
 #[test]
 fn stuck_relay_player_passes() {
     let pair = Pair::new(&[Rule::HousesNotSown, Rule::Relay], 2, None);

@@ -1,4 +1,5 @@
-//! The statements of seed-rules.md 3.9 (base game), each as a position -> result test.
+//! The statements of docs/rules.md, mankala-2p, mankala-3p, mankala-4p (base game), each as a
+//! position -> result test.
 
 use mancala_multi::{new_game, End, MultiGame, Playable};
 

@@ -31,6 +31,7 @@ pub const fn low_bytes(n: usize) -> u128 {
 pub const NORTH: u128 = 1 << 127;
 
 impl Board {
+    /// Every pit empty and North's flag clear: the board of a game played to exhaustion.
     pub const EMPTY: Board = Board(0);
 
     /// Is North's flag set (see [`NORTH`])?
@@ -66,12 +67,14 @@ impl Board {
         (0..n).map(|i| self.get(i)).collect()
     }
 
+    /// The seeds in pit `i` (mover-relative, `0..16`).
     #[inline(always)]
     pub fn get(self, i: usize) -> u8 {
         // A byte load from the spilled word is cheaper than a variable 128-bit shift.
         self.0.to_le_bytes()[i]
     }
 
+    /// Puts `v` seeds into pit `i`, leaving the other pits (and North's flag) as they are.
     #[inline(always)]
     pub fn set(&mut self, i: usize, v: u8) {
         self.0 = (self.0 & !(0xffu128 << (8 * i))) | ((v as u128) << (8 * i));

@@ -6,13 +6,18 @@
 use crate::{Board, Next, Node, PlayEnd, Rules, RulesError};
 use std::collections::HashMap;
 
+/// One of the two players, named by where they sit. Sides are absolute: the packed board is
+/// always seen from the side to move, so a game needs this to say whose move it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Side {
+    /// The player who moves first from the start position.
     South,
+    /// The player who moves second.
     North,
 }
 
 impl Side {
+    /// The opponent.
     pub fn other(self) -> Side {
         match self {
             Side::South => Side::North,
@@ -20,6 +25,7 @@ impl Side {
         }
     }
 
+    /// The name shown to users: `south` or `north`.
     pub fn name(self) -> &'static str {
         match self {
             Side::South => "south",
@@ -84,6 +90,7 @@ impl Game {
         g
     }
 
+    /// The rules this game is played under.
     pub fn rules(&self) -> &Rules {
         &self.rules
     }
@@ -93,6 +100,7 @@ impl Game {
         self.board
     }
 
+    /// The side whose turn it is.
     pub fn to_move(&self) -> Side {
         self.to_move
     }
@@ -102,10 +110,12 @@ impl Game {
         self.stores
     }
 
+    /// Has the game ended? Once it has, [`Game::play`] refuses every move.
     pub fn is_over(&self) -> bool {
         self.end.is_some()
     }
 
+    /// Why the game ended, or `None` while it goes on.
     pub fn end_reason(&self) -> Option<EndReason> {
         self.end
     }

@@ -1,15 +1,47 @@
-//! Exact rules of the two-row sowing games (Awari, Oware, Wari, Kalah, Mancala).
+//! Exact rules of the two-row sowing games: Awari, Oware, Wari, Kalah, Mancala and the relay games
+//! sown seed by seed (ayo-ayo, nam-nam, congkak, the Kenyan Bao games, two-player Mankala). It also
+//! holds what every game crate of the workspace shares: [`Side`], the [`Playable`] game and the
+//! [`GameFamily`] / [`Engine`] interface.
 //!
-//! Positions are packed one byte per pit in a `u128` ([`Board`]), always seen from the side to
-//! move (RULES.md's mover-relative order). [`Rules`] compiles a [`Variant`] into sowing tables so
-//! a move is a handful of word operations; [`Game`] adds what only matters when a game is played
-//! move by move: stores, whose turn it is in absolute terms, repetitions and end-of-game sweeps.
+//! ```
+//! use mancala_rules::{parse_position, Next, Node, Preset, Rules, Variant};
 //!
-//! The layer is split so the other presets of RULES.md fit later without touching this hot path:
-//! relay sowing, 4-row boards and more players get their own board and rules types behind the same
+//! let rules = Rules::new(Variant::preset(Preset::Awari));
+//! let start = rules.start();
+//! assert_eq!(start.pits(12), vec![4; 12]);
+//!
+//! // Six legal moves at the start, one for each pit of the side to move.
+//! let Node::Moves(moves) = rules.node(start) else { panic!("the start has moves") };
+//! assert_eq!(moves.len(), 6);
+//!
+//! // Pit 5 sows its 4 seeds into the opponent's first four pits and captures nothing. The
+//! // child is seen from the opponent, who moves next: his row first.
+//! let sow = moves.iter().find(|c| c.pit == 5).unwrap();
+//! assert_eq!((sow.gain, sow.next), (0, Next::Opponent));
+//! assert_eq!(sow.board.pits(12), vec![5, 5, 5, 5, 4, 4, 4, 4, 4, 4, 4, 0]);
+//!
+//! // A capture: the last seed makes the opponent's pit 7 hold 2, and pit 6 before it too.
+//! let b = parse_position(&rules, "0 0 0 0 0 2 1 1 3 0 0 0").unwrap();
+//! let Node::Moves(moves) = rules.node(b) else { panic!("pit 5 can move") };
+//! assert_eq!(moves.len(), 1);
+//! assert_eq!(moves.as_slice()[0].gain, 4);
+//! ```
+//!
+//! Positions are packed one byte per pit in a `u128` ([`Board`]), always seen from the side to move
+//! (the mover-relative order of docs/rules.md, Conventions). [`Rules`] compiles a [`Variant`] into
+//! sowing tables so a move is a handful of word operations; [`Game`] adds what only matters when a
+//! game is played move by move: stores, whose turn it is in absolute terms, repetitions and
+//! end-of-game sweeps.
+//!
+//! The layer is split so the other presets fit without touching this hot path: relay sowing,
+//! 4-row boards and more players get their own board and rules types behind the same
 //! `node`/`predecessors` shape, while two-row single-lap games keep the packed fast path.
 
+#![warn(missing_docs)]
+
 mod board;
+mod draw;
+mod family;
 mod game;
 mod namnam;
 mod options;
@@ -20,6 +52,9 @@ mod sowing;
 mod variant;
 
 pub use board::{byte_sum, ones, Board, NORTH};
+pub use family::{
+    downcast, Choice, Engine, Field, GameError, GameFamily, GameSpec, PresetInfo, Report,
+};
 pub use game::{EndReason, Game, Side};
 pub use namnam::{NamNamMatch, Phase, RoundResult, MAX_ROUNDS};
 pub use options::{Rule, RuleSet, RULES};
@@ -33,52 +68,87 @@ pub use variant::{
 /// Every way user input or a move can be wrong. Each message says what to do instead.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RulesError {
+    /// No preset has this name.
     #[error("unknown variant '{0}'; run `mancala variants` for the list")]
     UnknownVariant(String),
+    /// `--pits` is outside the preset's range.
     #[error("{variant} takes {min}..={max} pits per side, not {got}")]
     PitsOutOfRange {
+        /// The preset's name.
         variant: &'static str,
+        /// The pits asked for.
         got: u32,
+        /// The fewest pits the preset takes.
         min: u8,
+        /// The most pits the preset takes.
         max: u8,
     },
+    /// `--seeds` is outside the preset's range.
     #[error("{variant} takes {min}..={max} seeds per pit, not {got}")]
     SeedsOutOfRange {
+        /// The preset's name.
         variant: &'static str,
+        /// The seeds per pit asked for.
         got: u32,
+        /// The fewest seeds per pit the preset takes.
         min: u8,
+        /// The most seeds per pit the preset takes.
         max: u8,
     },
+    /// An option was given to a preset it does not apply to.
     #[error("option {option} does not apply to {variant}: {hint}")]
     OptionNotForVariant {
+        /// The option, as typed on the command line.
         option: &'static str,
+        /// The preset's name.
         variant: &'static str,
+        /// What to do instead.
         hint: &'static str,
     },
+    /// `--grand-slam` names no treatment.
     #[error("unknown grand-slam treatment '{0}'; choose one of forbidden (gs1), no-capture (gs2), take-all (gs3a), victim-takes-rest (gs3b), spare-last (gs4), spare-first (gs5), extra-move (gs6)")]
     UnknownGrandSlam(String),
+    /// `--rule` names an option the preset does not have.
     #[error("option '{rule}' does not apply to {variant}; its options are: {choices}")]
     UnknownRule {
+        /// The option, as typed.
         rule: String,
+        /// The preset's name.
         variant: &'static str,
+        /// The preset's options, comma-separated.
         choices: String,
     },
+    /// The board would hold more seeds than a packed pit byte allows.
     #[error("{variant} holds at most {max} seeds (one byte a pit, its top bit kept free); {got} is too many: lower --pits or --seeds")]
     TooManySeeds {
+        /// The preset's name.
         variant: &'static str,
+        /// The seeds the options add up to.
         got: u32,
+        /// The most seeds a game may hold ([`MAX_SEEDS`]).
         max: u32,
     },
+    /// A nam-nam match move that is not legal now; the message says why.
     #[error("{0}")]
     BadMatchMove(String),
+    /// `--owners` is not a valid ownership string.
     #[error("bad --owners: {0}")]
     BadOwners(String),
+    /// A position string that cannot be read or does not fit the rules.
     #[error("bad position: {0}")]
     BadPosition(String),
+    /// A move name that is not a pit index (with the largest pit index).
     #[error("bad move '{0}': give the mover's pit index 0..{1} (or a letter a..)")]
     BadMove(String, usize),
+    /// A pit that is not a legal move in this position.
     #[error("illegal move {pit}: legal moves are [{legal}]")]
-    IllegalMove { pit: usize, legal: String },
+    IllegalMove {
+        /// The pit asked for.
+        pit: usize,
+        /// The legal pits, comma-separated.
+        legal: String,
+    },
+    /// A move asked for after the game ended.
     #[error("the game is over; no move {0} can be played")]
     GameOver(usize),
 }

@@ -1,5 +1,5 @@
 //! Oware Nam-nam as a whole game: rounds, and pits changing hands between them
-//! (seed-rules.md 3.2).
+//! (docs/rules.md, nam-nam).
 //!
 //! A round is an ordinary packed [`Game`] whose [`Variant::owners`] says who owns which pit, so
 //! its positions are the ones the tables of that ownership hold. Between rounds the board is
@@ -13,10 +13,12 @@
 //! - A round that repeats a position a third time ends with each player taking the seeds of
 //!   the pits he owns. The count then need not be a multiple of four: the winner owns as many
 //!   pits as his seeds fill (`seeds / 4`, rounded down), the loser the rest.
-//! - A drawn round (24:24) changes no pit's owner (reading 3.2 b).
+//! - A drawn round (24:24) changes no pit's owner (the reading in docs/rules.md, nam-nam).
 //! - After [`MAX_ROUNDS`] rounds without a winner the game is a draw.
 
-use crate::{Game, Options, Preset, Rules, RulesError, Side, Variant};
+use crate::{Game, Options, Playable, Preset, Rules, RulesError, Side, Variant};
+use std::any::Any;
+use std::error::Error;
 
 /// Rounds after which an undecided game is called a draw.
 pub const MAX_ROUNDS: u32 = 100;
@@ -24,6 +26,7 @@ pub const MAX_ROUNDS: u32 = 100;
 /// One finished round.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RoundResult {
+    /// The round's number, from 1.
     pub round: u32,
     /// Who owned which pit ([`Variant::owners_text`]).
     pub owners: String,
@@ -39,9 +42,17 @@ pub enum Phase {
     /// A round is being played.
     Playing,
     /// `winner` took more seeds and chooses `left` more pits of the other row.
-    Claiming { winner: Side, left: u32 },
+    Claiming {
+        /// The side that took more seeds in the round and now claims pits.
+        winner: Side,
+        /// How many more pits of the other row it claims.
+        left: u32,
+    },
     /// Over: the winner holds every seed (`None`: a draw after [`MAX_ROUNDS`]).
-    Over { winner: Option<Side> },
+    Over {
+        /// The side holding every seed, `None` for a draw.
+        winner: Option<Side>,
+    },
 }
 
 /// A game of nam-nam over all its rounds.
@@ -68,6 +79,13 @@ impl NamNamMatch {
             ..Options::default()
         };
         let v = Variant::new(Preset::NamNam, opts)?;
+        if v.pits > 7 {
+            // The rounds after the first are sided boards (see `Variant::new`).
+            return Err(RulesError::BadOwners(format!(
+                "the whole game is played on at most 7 pits a side, not {}: its later rounds, where pits change hands, keep the side to move in the place of an eighth pit",
+                v.pits
+            )));
+        }
         let owners = v.owners;
         Ok(NamNamMatch {
             pits: v.pits as u32,
@@ -86,14 +104,17 @@ impl NamNamMatch {
         &self.game
     }
 
+    /// The number of the round being played or prepared, from 1.
     pub fn round(&self) -> u32 {
         self.round
     }
 
+    /// Where the game stands: in a round, between rounds, or over.
     pub fn phase(&self) -> Phase {
         self.phase
     }
 
+    /// Every finished round, oldest first.
     pub fn results(&self) -> &[RoundResult] {
         &self.results
     }
@@ -234,5 +255,78 @@ impl NamNamMatch {
         let start = rules.start();
         self.game = Game::from_position(rules, start, self.starter);
         Ok(Phase::Playing)
+    }
+}
+
+/// A whole nam-nam game, played round after round (`mancala play nam-nam --match`).
+impl Playable for NamNamMatch {
+    fn describe(&self) -> String {
+        let g = self.game().rules().variant();
+        format!(
+            "nam-nam match ({} pits x {} seeds), round {}, owners {}",
+            g.pits,
+            g.seeds,
+            self.round(),
+            self.owners_text()
+        )
+    }
+
+    fn pits(&self) -> Vec<u32> {
+        Playable::pits(self.game())
+    }
+
+    fn stores(&self) -> Vec<u32> {
+        self.game().stores().to_vec()
+    }
+
+    fn to_move(&self) -> String {
+        self.to_move().map_or("none", |s| s.name()).to_string()
+    }
+
+    fn is_over(&self) -> bool {
+        matches!(self.phase(), Phase::Over { .. })
+    }
+
+    fn legal(&self) -> Vec<String> {
+        self.legal()
+    }
+
+    fn play(&mut self, mv: &str) -> Result<(), Box<dyn Error + Send + Sync>> {
+        Ok(self.play(mv)?)
+    }
+
+    fn draw(&self) -> String {
+        let mut s = String::new();
+        for r in self.results() {
+            s += &format!(
+                "round {}: South {} - North {} (owners {}, {} started)\n",
+                r.round,
+                r.captured[0],
+                r.captured[1],
+                r.owners,
+                r.starter.name()
+            );
+        }
+        match self.phase() {
+            Phase::Playing => s += &self.game().draw(),
+            Phase::Claiming { winner, left } => {
+                s += &format!(
+                    "{} won the round: he owns his row and chooses {left} more pit(s) of the other row: {}",
+                    winner.name(),
+                    self.legal().join(" ")
+                );
+            }
+            Phase::Over { winner: Some(w) } => {
+                s += &format!("Game over: {} holds every seed and wins.", w.name())
+            }
+            Phase::Over { winner: None } => {
+                s += &format!("Game over: a draw, no winner after {MAX_ROUNDS} rounds.")
+            }
+        }
+        s
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
     }
 }

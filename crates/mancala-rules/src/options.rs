@@ -1,5 +1,7 @@
-//! The named rule options of the sowing-family presets (`--rule NAME`): the alternatives that
-//! seed-rules.md lists beside each *Reading*, and Mankala uniwersalna's ten optional rules.
+//! The named rule options of the sowing-family presets (`--rule NAME`): the alternatives to the
+//! readings chosen where a source is silent or unclear (docs/rules.md, ayo-ayo, nam-nam, congkak,
+//! bao-kenya and bao-kenya-laps), and Mankala uniwersalna's ten optional rules (docs/rules.md,
+//! mankala-2p, mankala-3p, mankala-4p).
 
 use crate::{Preset, RulesError};
 
@@ -71,6 +73,7 @@ pub const RULES: [RuleRow; 13] = [
 ];
 
 impl Rule {
+    /// The name `--rule` takes, e.g. `relay`.
     pub fn name(self) -> &'static str {
         RULES.iter().find(|r| r.0 == self).map_or("?", |r| r.1)
     }
@@ -121,15 +124,18 @@ impl RuleSet {
         1 << RULES.iter().position(|x| x.0 == r).unwrap_or(0)
     }
 
+    /// The set with `r` added.
     pub fn with(mut self, r: Rule) -> RuleSet {
         self.0 |= RuleSet::bit(r);
         self
     }
 
+    /// Is `r` in the set?
     pub fn has(self, r: Rule) -> bool {
         self.0 & RuleSet::bit(r) != 0
     }
 
+    /// No option set: the preset's own rules.
     pub fn is_empty(self) -> bool {
         self.0 == 0
     }

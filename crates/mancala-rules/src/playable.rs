@@ -2,6 +2,8 @@
 //! two-row fast path (4-row Bao, 3-4 players, forced-move games) implement this in their own
 //! crates, and the CLI drives them all the same way.
 
+use crate::{parse_moves, Game};
+use std::any::Any;
 use std::error::Error;
 
 /// A game played move by move.
@@ -22,6 +24,7 @@ pub trait Playable {
     fn stores(&self) -> Vec<u32>;
     /// Who moves: `south`, `north`, or `player N` (1-based) for more players.
     fn to_move(&self) -> String;
+    /// Has the game ended (no move can be played any more)?
     fn is_over(&self) -> bool;
     /// The legal moves' names; empty when the game is over.
     fn legal(&self) -> Vec<String>;
@@ -29,4 +32,48 @@ pub trait Playable {
     fn play(&mut self, mv: &str) -> Result<(), Box<dyn Error + Send + Sync>>;
     /// A terminal drawing of the board with a status line (who moves, legal moves or result).
     fn draw(&self) -> String;
+    /// The game itself, for the engine of its family (see [`crate::Engine`]).
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// The packed two-row games: a move is the mover's pit index (a letter also works).
+impl Playable for Game {
+    fn describe(&self) -> String {
+        self.rules().variant().to_string()
+    }
+
+    fn pits(&self) -> Vec<u32> {
+        self.absolute_pits().into_iter().map(u32::from).collect()
+    }
+
+    fn stores(&self) -> Vec<u32> {
+        self.stores().to_vec()
+    }
+
+    fn to_move(&self) -> String {
+        self.to_move().name().to_string()
+    }
+
+    fn is_over(&self) -> bool {
+        self.is_over()
+    }
+
+    fn legal(&self) -> Vec<String> {
+        self.legal().iter().map(usize::to_string).collect()
+    }
+
+    fn play(&mut self, mv: &str) -> Result<(), Box<dyn Error + Send + Sync>> {
+        match parse_moves(self.rules().move_limit(), mv)?[..] {
+            [pit] => Ok(self.play(pit)?),
+            _ => Err(format!("'{mv}': one move at a time").into()),
+        }
+    }
+
+    fn draw(&self) -> String {
+        self.draw()
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
 }

@@ -2,8 +2,8 @@
 //!
 //! Every sowing of `k` seeds from pit `o` is precomputed as one `u128` to add, the pit the last
 //! seed lands in and the seeds it puts in the store. A move is then a subtract, an add and a
-//! capture check, with no loop over seeds. Values follow RULES.md: the net future gain of the
-//! side to move, independent of the stores.
+//! capture check, with no loop over seeds. Values follow docs/rules.md, Conventions: the net future
+//! gain of the side to move, independent of the stores.
 
 use crate::board::{byte_sum, Board};
 use crate::sowing::{self, End, Landing, Spec};
@@ -99,6 +99,7 @@ pub struct Child {
     pub gain: u8,
     /// Seeds the opponent banks with this move (end-of-game sweeps only).
     pub opp_gain: u8,
+    /// Who moves after it, which decides how its value combines with the child's.
     pub next: Next,
 }
 
@@ -113,6 +114,14 @@ impl Child {
             Next::Mover => g + child_value,
             Next::Over => g,
         }
+    }
+
+    /// Is this a quiet move: nothing banked by either side and the turn passes? Only quiet
+    /// moves stay inside their tier (every other move banks seeds or ends the game), so they
+    /// are the moves a tier solver follows inside the tier, and the ones un-sowing inverts.
+    #[inline(always)]
+    pub fn is_quiet(&self) -> bool {
+        self.next == Next::Opponent && self.gain == 0 && self.opp_gain == 0
     }
 
     /// Does this move leave the opponent without seeds?
@@ -145,6 +154,7 @@ impl Children {
         next: Next::Over,
     };
 
+    /// An empty list, filled by move generation.
     pub fn new() -> Self {
         Children {
             items: [Self::EMPTY_CHILD; MAX_MOVES],
@@ -163,18 +173,22 @@ impl Children {
         self.len += 1;
     }
 
+    /// The moves as a slice.
     pub fn as_slice(&self) -> &[Child] {
         &self.items[..self.len as usize]
     }
 
+    /// How many legal moves there are.
     pub fn len(&self) -> usize {
         self.len as usize
     }
 
+    /// No legal move at all?
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
+    /// The moves in increasing pit order.
     pub fn iter(&self) -> std::slice::Iter<'_, Child> {
         self.as_slice().iter()
     }
@@ -217,9 +231,12 @@ impl<'a> IntoIterator for &'a Children {
 pub enum Node {
     /// No move can be made; each side takes the given seeds from the pits.
     Terminal {
+        /// Seeds the side to move takes.
         mover: u8,
+        /// Seeds the opponent takes.
         opp: u8,
     },
+    /// At least one legal move; the game goes on.
     Moves(Children),
 }
 
@@ -264,6 +281,8 @@ pub struct Rules {
 }
 
 impl Rules {
+    /// Compiles `variant`: its sowing paths and, for the single-lap families, every sowing of
+    /// `k` seeds from each pit, so that a move needs no loop over seeds.
     pub fn new(variant: Variant) -> Rules {
         let m = variant.pits as usize;
         let max_seeds = variant.total_seeds() as usize;
@@ -311,6 +330,7 @@ impl Rules {
         }
     }
 
+    /// The rule set these tables were compiled from.
     pub fn variant(&self) -> &Variant {
         &self.variant
     }
@@ -851,7 +871,7 @@ impl Rules {
             Family::Kalah => by_width!(self.m, M => self.kalah_move::<M>(q, o)),
             Family::Sowing => return false,
         };
-        if c.next != Next::Opponent || c.gain != 0 || c.opp_gain != 0 || c.board != p {
+        if !c.is_quiet() || c.board != p {
             return false;
         }
         // A move that leaves the opponent without seeds is legal only in some positions.

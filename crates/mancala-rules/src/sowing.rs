@@ -1,16 +1,16 @@
 //! The sowing family: two-row games sown one seed at a time, for the rules the precomputed
-//! single-lap sowings cannot express (relay sowing, captures of four during a sowing, passes,
-//! round ends, the single-seed restriction).
+//! single-lap sowings cannot express (relay sowing, captures of four during a sowing, passes, round
+//! ends, the single-seed restriction).
 //!
-//! Everything is in the mover-relative layout: pits `0..m` are the mover's, `m..2m` the
-//! opponent's in his sowing order, and a sowing goes `i -> i + 1`, through the mover's store
-//! after pit `m - 1` when stores are sown (the opponent's store is always skipped). Congkak
-//! sows clockwise with its store on the left: seen in each player's sowing order that is the
-//! same cycle, so only the drawing differs.
+//! Everything is in the mover-relative layout: pits `0..m` are the mover's, `m..2m` the opponent's
+//! in his sowing order, and a sowing goes `i -> i + 1`, through the mover's store after pit `m - 1`
+//! when stores are sown (the opponent's store is always skipped). Congkak sows clockwise with its
+//! store on the left: seen in each player's sowing order that is the same cycle, so only the
+//! drawing differs.
 //!
-//! A relay move can go round for ever. Its within-move state (the board and the pit the next
-//! lift starts from) is deterministic, so a repeated state means it never ends; such a move is
-//! illegal (RULES.md). Brent's cycle detection finds it with one comparison per lift.
+//! A relay move can go round for ever. Its within-move state (the board and the pit the next lift
+//! starts from) is deterministic, so a repeated state means it never ends; such a move is illegal
+//! (docs/rules.md, Conventions). Brent's cycle detection finds it with one comparison per lift.
 
 use crate::variant::{Preset, Variant};
 use crate::Rule;

@@ -8,10 +8,10 @@ use crate::{Rule, RuleSet, RulesError};
 use std::fmt;
 use std::str::FromStr;
 
-/// How a preset's moves are generated.
 /// Seeds a game may hold: one byte a pit with its top bit free (see [`crate::Board`]).
 pub const MAX_SEEDS: u32 = 127;
 
+/// How a preset's moves are generated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Family {
     /// No stores in the sowing cycle; captures of 2 or 3 on the opponent's row; origin skip.
@@ -38,12 +38,13 @@ impl Family {
 pub enum CaptureScope {
     /// The last pit and the unbroken run of preceding opponent pits holding 2 or 3.
     Contiguous,
-    /// The last pit and every other opponent pit holding 2 or 3 (seed 001's Wari).
+    /// The last pit and every other opponent pit holding 2 or 3 (the Wari of the Polish blog
+    /// post "Mankala (Wari) – klejnot Afryki").
     AllOpponentPits,
 }
 
 /// What happens to a grand slam: a capture that would empty the opponent's row.
-/// The ids follow seed-rules.md 3.1.3.
+/// The ids follow docs/rules.md, wari.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GrandSlam {
     /// Captures like any other capture (`awari`, where the starving rule decides legality).
@@ -65,7 +66,7 @@ pub enum GrandSlam {
 }
 
 impl GrandSlam {
-    /// Names accepted by `--grand-slam`, with the seed-rules.md id they stand for.
+    /// Names accepted by `--grand-slam`, with the id (docs/rules.md, wari) they stand for.
     pub const CHOICES: [(&'static str, &'static str, GrandSlam); 8] = [
         ("forbidden", "gs1", GrandSlam::Forbidden),
         ("no-capture", "gs2", GrandSlam::NoCapture),
@@ -77,6 +78,7 @@ impl GrandSlam {
         ("capture", "awari", GrandSlam::Capture),
     ];
 
+    /// The name `--grand-slam` takes for this treatment, e.g. `no-capture`.
     pub fn name(self) -> &'static str {
         Self::CHOICES
             .iter()
@@ -85,6 +87,7 @@ impl GrandSlam {
             .unwrap_or("capture")
     }
 
+    /// The short id of this treatment, e.g. `gs2` (`awari` for [`GrandSlam::Capture`]).
     pub fn id(self) -> &'static str {
         Self::CHOICES
             .iter()
@@ -127,30 +130,44 @@ pub enum PlayEnd {
     EmptyRow,
 }
 
-/// The two-player presets of RULES.md played on the packed board (the others live in their
-/// own crates: `mancala-bao`, `mancala-multi`, `mancala-forced`).
+/// The two-player presets played on the packed board, each with its section of docs/rules.md
+/// (the others live in their own crates: `mancala-bao`, `mancala-multi`, `mancala-forced`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Preset {
+    /// The rules of the published Awari solution (docs/rules.md, awari): grand slams capture,
+    /// starving the opponent is illegal unless forced.
     Awari,
+    /// Oware Abapa, the tournament rule (docs/rules.md, oware): a grand slam captures nothing,
+    /// an empty opponent must be fed.
     Oware,
+    /// Wari (docs/rules.md, wari): a capture takes every opponent pit holding 2 or 3, with a
+    /// choice of grand-slam treatments.
     Wari,
+    /// Kalah, 6 seeds a pit (docs/rules.md, kalah and mancala): stores sown, extra move in the
+    /// own store, capture opposite an empty own pit.
     Kalah,
+    /// The US 4-seed Mancala: Kalah's rules with 4 seeds a pit (docs/rules.md, kalah and
+    /// mancala).
     Mancala,
-    /// Mankala uniwersalna for two players (seed-rules.md 3.9).
+    /// Mankala uniwersalna for two players (docs/rules.md, mankala-2p, mankala-3p, mankala-4p).
     Mankala2p,
-    /// Congkak (3.10), on the documented default board 2x7 with stores, 7 seeds a pit.
+    /// Congkak (docs/rules.md, congkak), on the documented default board 2x7 with stores, 7
+    /// seeds a pit.
     Congkak,
-    /// The Kenyan children's Bao (3.11): 2x8 with stores, 3 seeds a pit.
+    /// The Kenyan children's Bao (docs/rules.md, bao-kenya): 2x8 with stores, 3 seeds a pit.
     BaoKenya,
-    /// The Kenyan Bao "with laps" (3.12): 2x8, 2 seeds, relay sowing.
+    /// The Kenyan Bao "with laps" (docs/rules.md, bao-kenya-laps): 2x8, 2 seeds, relay sowing.
     BaoKenyaLaps,
-    /// Ayo-ayo (3.3): relay sowing, the mover takes every pit that reaches four.
+    /// Ayo-ayo (docs/rules.md, ayo-ayo): relay sowing, the mover takes every pit that reaches
+    /// four.
     AyoAyo,
-    /// Oware Nam Nam (3.2), one round: the owner takes a pit that reaches four.
+    /// Oware Nam Nam (docs/rules.md, nam-nam), one round: the owner takes a pit that reaches
+    /// four.
     NamNam,
 }
 
 impl Preset {
+    /// Every preset, in the order `mancala variants` lists them.
     pub const ALL: [Preset; 11] = [
         Preset::Awari,
         Preset::Oware,
@@ -165,6 +182,7 @@ impl Preset {
         Preset::NamNam,
     ];
 
+    /// The name users type, e.g. `awari`, `bao-kenya-laps`.
     pub fn name(self) -> &'static str {
         match self {
             Preset::Awari => "awari",
@@ -181,6 +199,7 @@ impl Preset {
         }
     }
 
+    /// How its moves are generated: the packed fast path (Awari, Kalah) or seed by seed.
     pub fn family(self) -> Family {
         match self {
             Preset::Awari | Preset::Oware | Preset::Wari => Family::Awari,
@@ -205,7 +224,7 @@ impl Preset {
         match self {
             Preset::Awari => "Awari as solved by Romein & Bal (2002): grand slams capture, starving the opponent is illegal unless forced",
             Preset::Oware => "Oware Abapa, the tournament rule: a grand slam captures nothing, an empty opponent must be fed",
-            Preset::Wari => "Wari of seed 001: a capture takes every opponent pit holding 2 or 3; six grand-slam treatments",
+            Preset::Wari => "Wari of the Polish blog post \"Mankala (Wari) - klejnot Afryki\": a capture takes every opponent pit holding 2 or 3; six grand-slam treatments",
             Preset::Kalah => "Kalah: stores are sown, the last seed in the own store moves again, capture opposite an empty own pit",
             Preset::Mancala => "The US 4-seed Mancala: Kalah rules with 4 seeds a pit",
             Preset::Mankala2p => "Mankala uniwersalna, 2 players: Kalah with the origin always skipped, empty players pass, play until the pits are empty; 10 optional rules",
@@ -256,9 +275,14 @@ impl fmt::Display for Preset {
 /// The options a user may set on top of a preset. `None` keeps the preset's default.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Options {
+    /// Pits per side (`--pits`).
     pub pits: Option<u32>,
+    /// Seeds per pit at the start (`--seeds`).
     pub seeds: Option<u32>,
+    /// Kalah type: the last seed in an empty own pit is stored even if the opposite pit is
+    /// empty (`--empty-capture`).
     pub empty_capture: bool,
+    /// Wari: the grand-slam treatment (`--grand-slam`).
     pub grand_slam: Option<GrandSlam>,
     /// Named rule options of the sowing-family presets (see [`Rule`]).
     pub rules: RuleSet,
@@ -271,13 +295,17 @@ pub struct Options {
 /// A fully specified rule set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Variant {
+    /// The preset the rule set starts from.
     pub preset: Preset,
     /// Pits per side.
     pub pits: u8,
     /// Seeds per pit at the start.
     pub seeds: u8,
+    /// Awari type: which opponent pits a capture by the last seed takes.
     pub capture_scope: CaptureScope,
+    /// Awari type: what a grand slam does.
     pub grand_slam: GrandSlam,
+    /// Awari type: what a player may do to an opponent without seeds.
     pub starving: Starving,
     /// Kalah type: the last seed in an empty own pit is stored even if the opposite pit is empty.
     pub empty_capture: bool,
@@ -338,10 +366,22 @@ impl Variant {
                     hint: "pits change hands only in nam-nam",
                 })
             }
-            Some(o) if o >> (2 * pits) != 0 || o == 0 || o == (1 << (2 * pits)) - 1 => {
+            // In u32: with 8 pits a side the mask fills all 16 bits of a u16.
+            Some(o)
+                if o as u32 >> (2 * pits) != 0
+                    || o == 0
+                    || o as u32 == (1u32 << (2 * pits)) - 1 =>
+            {
                 return Err(RulesError::BadOwners(
                     "each player must own at least one pit (one who owns them all has won)".into(),
                 ))
+            }
+            // A round in which pits changed hands says who is to move in the top bit of the
+            // board's last byte; on 8 pits a side that byte is a pit (North's last).
+            Some(o) if o != row && pits > 7 => {
+                return Err(RulesError::BadOwners(format!(
+                    "a round in which pits changed hands is played on at most 7 pits a side, not {pits}: the board keeps the side to move in the place of an eighth pit"
+                )))
             }
             Some(o) => o,
         };
@@ -407,11 +447,11 @@ impl Variant {
         })
     }
 
+    /// How this rule set's moves are generated (its preset's [`Family`]).
     pub fn family(&self) -> Family {
         self.preset.family()
     }
 
-    /// Seeds in the game at the start.
     /// Do the two players own different pits (a later nam-nam round)? Then a position says
     /// whose turn it is (the board's [`crate::NORTH`] flag), since South's and North's
     /// moves differ on the same pits.
@@ -452,6 +492,7 @@ impl Variant {
             .sum())
     }
 
+    /// Seeds in the game at the start.
     pub fn total_seeds(&self) -> u32 {
         2 * self.pits as u32 * self.seeds as u32
     }

@@ -1,46 +1,35 @@
 //! The packed engine against the deliberately simple reference implementation
 //! (`tests/reference`), on every position of small tiers, for every rule set.
 
+mod common;
 mod reference;
 
-use mancala_rules::{Board, GrandSlam, Next, Node, Options, Preset, Rules, Variant};
+use common::{rules, GRAND_SLAMS};
+use mancala_rules::{Board, Next, Node, Preset, Rules};
 use reference::*;
 
 /// Every rule set of the five presets, paired with its reference twin.
 pub fn rule_sets(pits: u32, seeds: u32) -> Vec<(Rules, RefRules)> {
-    let mk = |preset, empty_capture, grand_slam| {
-        Rules::new(
-            Variant::new(
-                preset,
-                Options {
-                    pits: Some(pits),
-                    seeds: Some(seeds),
-                    empty_capture,
-                    grand_slam,
-                    ..Default::default()
-                },
-            )
-            .unwrap(),
-        )
-    };
+    let size = (pits, seeds);
     let mut v = vec![
-        (mk(Preset::Awari, false, None), ref_awari()),
-        (mk(Preset::Oware, false, None), ref_oware()),
+        (rules(Preset::Awari, size, false, None), ref_awari()),
+        (rules(Preset::Oware, size, false, None), ref_oware()),
     ];
-    for (gs, rgs) in [
-        (GrandSlam::Forbidden, RefGrandSlam::Forbidden),
-        (GrandSlam::NoCapture, RefGrandSlam::NoCapture),
-        (GrandSlam::TakeAll, RefGrandSlam::TakeAll),
-        (GrandSlam::VictimTakesRest, RefGrandSlam::VictimTakesRest),
-        (GrandSlam::SpareLast, RefGrandSlam::SpareLast),
-        (GrandSlam::SpareFirst, RefGrandSlam::SpareFirst),
-        (GrandSlam::ExtraMove, RefGrandSlam::ExtraMove),
-    ] {
-        v.push((mk(Preset::Wari, false, Some(gs)), ref_wari(rgs)));
+    let twins = [
+        RefGrandSlam::Forbidden,
+        RefGrandSlam::NoCapture,
+        RefGrandSlam::TakeAll,
+        RefGrandSlam::VictimTakesRest,
+        RefGrandSlam::SpareLast,
+        RefGrandSlam::SpareFirst,
+        RefGrandSlam::ExtraMove,
+    ];
+    for (gs, rgs) in GRAND_SLAMS.into_iter().zip(twins) {
+        v.push((rules(Preset::Wari, size, false, Some(gs)), ref_wari(rgs)));
     }
     if pits <= 6 {
-        v.push((mk(Preset::Kalah, false, None), ref_kalah(false)));
-        v.push((mk(Preset::Kalah, true, None), ref_kalah(true)));
+        v.push((rules(Preset::Kalah, size, false, None), ref_kalah(false)));
+        v.push((rules(Preset::Kalah, size, true, None), ref_kalah(true)));
     }
     v
 }

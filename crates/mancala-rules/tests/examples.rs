@@ -1,18 +1,22 @@
-//! The worked examples of `seed-rules.md` (sections 3.1, 3.7, 3.8) and the rule statements of
-//! `RULES.md`, played on concrete boards through the public API.
+//! The worked examples of the source texts for awari, oware, wari, kalah and mancala, and the
+//! rule statements of docs/rules.md, awari, oware, wari, kalah and mancala, and Playing a game
+//! move by move, played on concrete boards through the public API.
 //!
 //! What this file proves: for each preset the engine ships (`awari`, `oware`, `wari` with every
 //! grand-slam treatment, `kalah`, `mancala`) the sowing, capture, feeding/starving, extra-move and
 //! end-of-game rules give exactly the gains, next player and child board the texts describe, and
 //! the play-mode layer ([`Game`]) keeps stores, absolute sides, repetitions and end sweeps right.
 //!
-//! The diagrams of the source documents are missing (seed-rules.md: "Every figure and diagram is
-//! missing from the seeds"), so each example is rebuilt as a board consistent with the text; the
-//! comment above each one quotes the text and says which pit counts were chosen freely.
+//! The diagrams of the source documents did not survive, so each example is rebuilt as a board
+//! consistent with the text; the comment above each one quotes the text and says which pit counts
+//! were chosen freely.
 //!
-//! Conventions (RULES.md): boards are mover-relative, pits `0..m` are the side to move's in its
-//! sowing order and `m..2m` the opponent's. Seed 001 numbers the Wari pits 1..12 with S owning
-//! 1..6 and N 7..12, so with S to move pit `k` is index `k - 1`.
+//! Conventions (docs/rules.md, Conventions): boards are mover-relative, pits `0..m` are the
+//! side to move's in its sowing order and `m..2m` the opponent's. The Polish blog post
+//! "Mankala (Wari) – klejnot Afryki" numbers the Wari pits 1..12 with S owning 1..6 and N
+//! 7..12, so with S to move pit `k` is index `k - 1`.
+
+mod common;
 
 use mancala_rules::{
     Board, Child, EndReason, Game, GrandSlam, Next, Node, Options, Preset, Rules, RulesError, Side,
@@ -108,19 +112,20 @@ fn child(pit: u8, board: &[u8], gain: u8, opp_gain: u8, next: Next) -> Child {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Wari (seed 001) and Abapa (seed 004) capture examples
+// Wari (the Polish blog post) and Abapa (the Wikipedia Oware article) capture examples
 // ---------------------------------------------------------------------------------------------
 
-/// seed-rules.md 3.1.4 W1 (001:L110-114): «Gracz N ma już zbite 5 pionów, gracz S ma dwa.
-/// Kolejny ruch wykonuje S. Podejmuje piony z pola 4, w którym ma 8 pionów. Rozsiewa kolejne
+/// docs/rules.md, wari: the capture example of the Polish blog post "Mankala (Wari) – klejnot
+/// Afryki", which takes pits that are not contiguous: «Gracz N ma już zbite 5 pionów, gracz S ma
+/// dwa. Kolejny ruch wykonuje S. Podejmuje piony z pola 4, w którym ma 8 pionów. Rozsiewa kolejne
 /// piony na pola 5, 6, 7, 8, 9, 10, 11 i 12. ... Ostatni pion padł na pole 12, gdzie są 3 piony.
 /// ... na polu 10 mamy dwa piony ... i na polu 8 są trzy piony ... Tym jednym ruchem gracz S
 /// zdobywa 8 pionów». 3 + 2 + 3 = 8, so pits 9 and 11 (and 7) were not 2 or 3.
 ///
-/// Board (the diagram is missing; chosen to fit the text): 48 - 5 - 2 = 41 seeds on the board,
-/// pit 4 holds 8, before the move pit 12 holds 2, pit 10 holds 1, pit 8 holds 2, pit 9 holds 0
-/// (ends with 1), pit 11 holds 5 (ends with 6), pit 7 holds 4 (ends with 5). S's other pits are
-/// free choices.
+/// Board (the diagram is missing; chosen to fit the text): 48 - 5 - 2 = 41 seeds on the board, pit
+/// 4 holds 8, before the move pit 12 holds 2, pit 10 holds 1, pit 8 holds 2, pit 9 holds 0 (ends
+/// with 1), pit 11 holds 5 (ends with 6), pit 7 holds 4 (ends with 5). S's other pits are free
+/// choices.
 #[test]
 fn wari_w1_non_contiguous_capture_of_8() {
     //           S: 1  2  3  4  5  6   N: 7  8  9 10 11 12
@@ -163,10 +168,11 @@ fn wari_w1_non_contiguous_capture_of_8() {
     }
 }
 
-/// 001:L94-102, seed-rules.md 3.1.4 W2: «gracz N ma 7 pionów na polu 9 i z tego pola zaczyna
+/// The first capture example of the Polish blog post "Mankala (Wari) – klejnot Afryki"
+/// (docs/rules.md, wari): «gracz N ma 7 pionów na polu 9 i z tego pola zaczyna
 /// ruch. Piony są rozsiewane na kolejne pola – 10, 11, 12, 1, 2, 3, 4 ... Ostatni pion pada na
 /// pole 4. W tym polu są teraz 2 piony, więc gracz S zdobywa te dwa piony.» The capturer is N
-/// (the text's "S" is a typo, W2). N to move: N's pits 7..12 are indices 0..5 and S's pits 1..6
+/// (the text's "S" is a typo). N to move: N's pits 7..12 are indices 0..5 and S's pits 1..6
 /// are 6..11, so pit 9 is index 2 and pit 4 is index 9.
 ///
 /// Board (diagram missing): the start position except that N's pit 9 holds 7 and S's pit 4
@@ -194,7 +200,8 @@ fn wari_first_capture_example_north_takes_2() {
     assert_eq!(g.absolute_pits(), vec![5, 5, 5, 0, 4, 4, 4, 4, 0, 5, 5, 5]);
 }
 
-/// seed 004 (Abapa): «Нижний игрок готовится посеять с E. После посева e, d и c захватываются,
+/// The Russian translation of the Wikipedia article "Oware" (Abapa; docs/rules.md, oware):
+/// «Нижний игрок готовится посеять с E. После посева e, d и c захватываются,
 /// но не a.» and «нижний игрок захватил бы все семена в домах e, d и c, но не b (так как у него
 /// четыре семени) или a (так как он не смежный с другими захваченными домами)».
 ///
@@ -220,7 +227,7 @@ fn abapa_capture_e_d_c_not_b_not_a() {
             "{p}"
         );
     }
-    // Seed 001's wari takes a too (every opponent pit with 2 or 3): 10.
+    // The blog post's wari takes a too (every opponent pit with 2 or 3): 10.
     assert_eq!(
         play(&preset(Preset::Wari), &board, 4),
         child(
@@ -233,8 +240,9 @@ fn abapa_capture_e_d_c_not_b_not_a() {
     );
 }
 
-/// 001:L104 «Zakończenie ruchu na własnej połowie nie spowoduje bicia, choćby w ostatnim polu
-/// ruchu były 2 lub 3 piony»: a last seed making 2 on the own side captures nothing.
+/// The Polish blog post "Mankala (Wari) – klejnot Afryki": «Zakończenie ruchu na własnej połowie
+/// nie spowoduje bicia, choćby w ostatnim polu ruchu były 2 lub 3 piony»: a last seed making 2 on
+/// the own side captures nothing.
 #[test]
 fn no_capture_on_own_side() {
     let board = [1, 1, 0, 0, 0, 0, 4, 4, 4, 4, 4, 4];
@@ -258,9 +266,10 @@ fn no_capture_on_own_side() {
 // Laps
 // ---------------------------------------------------------------------------------------------
 
-/// RULES.md `awari`: «Sow counter-clockwise from the next pit; the origin pit is skipped on laps
-/// (12+ seeds). A sowing of exactly 11 (or 22) seeds ends on the pit just before the origin.»
-/// 001:L83 «Jeśli gracz ma w miseczce 12 lub więcej pionów ... przeskakuje się pole wyjściowe».
+/// docs/rules.md, awari: sow counter-clockwise from the next pit; the origin pit is skipped on laps
+/// (12+ seeds), so a sowing of exactly 11 (or 22) seeds ends on the pit just before the origin. The
+/// Polish blog post "Mankala (Wari) – klejnot Afryki": «Jeśli gracz ma w miseczce 12 lub więcej
+/// pionów ... przeskakuje się pole wyjściowe».
 #[test]
 fn awari_laps_of_11_12_22_and_23_seeds() {
     let r = preset(Preset::Awari);
@@ -336,11 +345,12 @@ fn awari_laps_of_11_12_22_and_23_seeds() {
     );
 }
 
-/// seed-rules.md 3.7: «Origin skip: not stated. A lap needs ≥13 seeds (13 sowing positions).
-/// *Reading*: not skipped»; RULES.md `kalah`: «No origin skip.» 13 seeds from pit 0 of a 6-pit
+/// docs/rules.md, kalah and mancala: the sources do not say whether the origin is skipped on a
+/// lap (which needs 13 seeds: 13 sowing positions); it is not. 13 seeds from pit 0 of a 6-pit
 /// Kalah board visit pits 1..5, the store, the 6 opponent pits and then the origin itself, which
-/// was emptied, so the last seed lands in an own empty pit: a capture (3.7 «Если последний
-/// камень попадает в пустую лунку в своём ряду, а противоположная лунка противника не пуста»).
+/// was emptied, so the last seed lands in an own empty pit: a capture (Skiryuk's survey
+/// post: «Если последний камень попадает в пустую лунку в своём ряду, а противоположная
+/// лунка противника не пуста»).
 #[test]
 fn kalah_13_seeds_pass_the_origin_and_capture_there() {
     let r = preset(Preset::Kalah);
@@ -378,7 +388,7 @@ fn kalah_13_seeds_pass_the_origin_and_capture_there() {
 // Grand slams
 // ---------------------------------------------------------------------------------------------
 
-/// One position with a grand slam available, under every treatment of seed-rules.md 3.1.3
+/// One position with a grand slam available, under every treatment of docs/rules.md, wari
 /// (GS1 .. GS6), plus `awari` and `oware`.
 ///
 /// Board: mover `[1, 0, 0, 0, 0, 6]`, opponent `[1, 2, 1, 2, 1, 2]` (16 seeds). Pit 5 sows one
@@ -430,15 +440,15 @@ fn every_grand_slam_treatment() {
         vec![quiet, child(5, &[0; 12], 16, 0, Next::Over)]
     );
 
-    // GS3b: «remaining seeds go to "the opponent"», read as the victim (W3): 15 to the
-    // slammer, the slammer's own 1 to the victim.
+    // GS3b: «remaining seeds go to "the opponent"», read as the victim (the reading of
+    // docs/rules.md, wari): 15 to the slammer, the slammer's own 1 to the victim.
     assert_eq!(
         moves(&wari(GrandSlam::VictimTakesRest), &board),
         vec![quiet, child(5, &[0; 12], 15, 1, Next::Over)]
     );
 
-    // GS4: «the seeds of the last pit on the captured side are not captured» (W4: pit 11 in
-    // sowing order, holding 3): 12 taken.
+    // GS4: «the seeds of the last pit on the captured side are not captured» (read as pit 11
+    // in sowing order, docs/rules.md, wari; it holds 3): 12 taken.
     assert_eq!(
         moves(&wari(GrandSlam::SpareLast), &board),
         vec![
@@ -469,7 +479,7 @@ fn every_grand_slam_treatment() {
     );
 
     // GS6: «captures everything, and the victim also loses his next move»: the slammer moves
-    // again in an unrotated board (W5).
+    // again in an unrotated board (the reading of docs/rules.md, wari).
     let r = wari(GrandSlam::ExtraMove);
     let extra = child(5, &[1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], 15, 0, Next::Mover);
     assert_eq!(moves(&r, &board), vec![quiet, extra]);
@@ -477,15 +487,16 @@ fn every_grand_slam_treatment() {
     assert_eq!(terminal(&r, &extra.board.pits(12)), (1, 0));
 
     // awari: the grand slam captures, but it leaves the opponent without seeds, which is
-    // illegal while another move does not (RULES.md «A move that leaves the opponent with no
-    // seeds (by capturing everything, ...) is illegal unless every legal move does so»).
+    // illegal while another move does not (docs/rules.md, awari: a move that leaves the
+    // opponent with no seeds, by capturing everything or otherwise, is illegal unless every
+    // legal move does so).
     assert_eq!(moves(&preset(Preset::Awari), &board), vec![quiet]);
 }
 
-/// When every move is a grand slam: awari captures (the starving rule allows it when forced),
-/// GS1 takes all seeds without moving (3.1.3: if every legal move is a grand slam «игрок не
-/// ходит, а забирает все оставшиеся камни с доски в свой «амбар»»), GS2 and oware play it
-/// without a capture.
+/// When every move is a grand slam: awari captures (the starving rule allows it when forced), GS1
+/// takes all seeds without moving (docs/rules.md, wari; Skiryuk's survey post in the Russian rules
+/// compilation: if every legal move is a grand slam «игрок не ходит, а забирает все оставшиеся
+/// камни с доски в свой «амбар»»), GS2 and oware play it without a capture.
 #[test]
 fn forced_grand_slam() {
     let board = [0, 0, 0, 0, 0, 6, 1, 2, 1, 2, 1, 2];
@@ -512,8 +523,9 @@ fn forced_grand_slam() {
 // Feeding and starving
 // ---------------------------------------------------------------------------------------------
 
-/// RULES.md `oware`: «If the opponent has no seeds, the mover must feed him if any move does; if
-/// none does, the mover captures every seed on his own side and the game ends.» (004: «Если все
+/// docs/rules.md, oware: if the opponent has no seeds, the mover must feed him if any move
+/// does; if none does, the mover captures every seed on his own side and the game ends (the
+/// Russian translation of the Wikipedia article "Oware": «Если все
 /// дома противника пусты, текущий игрок должен сделать ход, который даст противнику семена.
 /// Если такой ход невозможен, текущий игрок захватывает все семена на своей территории»).
 #[test]
@@ -553,9 +565,9 @@ fn oware_and_wari_must_feed() {
     }
 }
 
-/// RULES.md `awari`: «A move that leaves the opponent with no seeds ... is illegal unless every
+/// docs/rules.md, awari: a move that leaves the opponent with no seeds is illegal unless every
 /// legal move does so; then every move is legal. A side to move with no seeds: the game is over
-/// and the opponent takes all seeds left in the pits».
+/// and the opponent takes all seeds left in the pits.
 #[test]
 fn awari_starving_rule() {
     let r = preset(Preset::Awari);
@@ -586,7 +598,8 @@ fn awari_starving_rule() {
     );
     assert_eq!(terminal(&r, &[0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0]), (0, 2));
     assert_eq!(terminal(&r, &[0, 0, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0]), (0, 3));
-    // oware reads a side to move without seeds the same way (3.1.2, D).
+    // oware reads a side to move without seeds the same way (docs/rules.md, oware; the
+    // translated English page of the Russian rules compilation).
     assert_eq!(
         terminal(
             &preset(Preset::Oware),
@@ -600,7 +613,8 @@ fn awari_starving_rule() {
 // Kalah and mancala
 // ---------------------------------------------------------------------------------------------
 
-/// 3.7: «Если последний камень попадет в калах, игрок делает ещё один ход.» The child keeps the
+/// Skiryuk's survey post on Kalah (docs/rules.md, kalah and mancala): «Если последний
+/// камень попадет в калах, игрок делает ещё один ход.» The child keeps the
 /// mover's layout.
 #[test]
 fn kalah_extra_move() {
@@ -624,11 +638,11 @@ fn kalah_extra_move() {
     );
 }
 
-/// 3.7 capture: «Если последний камень попадает в пустую лунку в своём ряду, а противоположная
-/// лунка противника не пуста, то все камни из этой полной лунки становятся добычей — их переносят
-/// в свой калах (и срубивший их камень тоже).» and «If the opposite pit is empty, nothing is
-/// captured and the seed stays.» RULES.md: «Option `--empty-capture`: the last seed is stored
-/// even when the opposite pit is empty.»
+/// Kalah capture, Skiryuk's survey post: «Если последний камень попадает в пустую лунку в
+/// своём ряду, а противоположная лунка противника не пуста, то все камни из этой полной лунки
+/// становятся добычей — их переносят в свой калах (и срубивший их камень тоже).» and «If the
+/// opposite pit is empty, nothing is captured and the seed stays.» docs/rules.md, kalah and
+/// mancala: with `--empty-capture` the last seed is stored even when the opposite pit is empty.
 #[test]
 fn kalah_captures_and_empty_capture() {
     // Pit 0 (2 seeds) ends in own empty pit 2, opposite pit 9.
@@ -681,10 +695,10 @@ fn kalah_captures_and_empty_capture() {
     );
 }
 
-/// 3.7 end: «Если в конце игры все лунки одного из партнеров останутся пустыми, соперник
-/// переносит все оставшиеся в лунках камни в свой калах. (Так поступить он должен даже не в свой
-/// ход.)» RULES.md: «As soon as either side is empty (after any move) the game ends and each
-/// player stores the seeds on his own side.»
+/// Kalah's end, Skiryuk's survey post: «Если в конце игры все лунки одного из партнеров
+/// останутся пустыми, соперник переносит все оставшиеся в лунках камни в свой калах. (Так поступить
+/// он должен даже не в свой ход.)» docs/rules.md, kalah and mancala: as soon as either side is
+/// empty (after any move) the game ends and each player stores the seeds on his own side.
 #[test]
 fn kalah_game_end() {
     let r = preset(Preset::Kalah);
@@ -709,8 +723,9 @@ fn kalah_game_end() {
     assert_eq!(terminal(&r, &[1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]), (3, 0));
 }
 
-/// RULES.md: «`kalah` defaults to 6 x 6, `mancala` to 6 x 4» with the same rules; 3.8:
-/// «Камни нужно помещать в вашу собственную большую чашу Манкалы, но не в ваших противников.»
+/// docs/rules.md, kalah and mancala: `kalah` defaults to 6 x 6, `mancala` to 6 x 4, with the same
+/// rules; the "how to play Mancala" page of the Russian rules compilation: «Камни нужно помещать в
+/// вашу собственную большую чашу Манкалы, но не в ваших противников.»
 #[test]
 fn mancala_is_kalah_with_4_seeds() {
     let v = Variant::preset(Preset::Mancala);
@@ -873,8 +888,8 @@ fn tiny_kalah_game_by_hand() {
     assert_eq!(g.absolute_pits(), vec![0; 4]);
 }
 
-/// RULES.md `awari`: the game «ends when the side to move has no seeds (the opponent takes every
-/// seed left)».
+/// docs/rules.md, Playing a game move by move: an awari game ends when the side to move has
+/// no seeds (the opponent takes every seed left).
 #[test]
 fn awari_game_side_to_move_empty() {
     let r = preset(Preset::Awari);
@@ -966,8 +981,9 @@ fn illegal_move_lists_the_legal_ones() {
     );
 }
 
-/// RULES.md `oware`: «A player who has captured more than half of the seeds wins at once, and
-/// the seeds left in the pits go to their owners. At exactly half each it is a draw.»
+/// docs/rules.md, Playing a game move by move: in oware a player who has captured more than
+/// half of the seeds wins at once, and the seeds left in the pits go to their owners; at
+/// exactly half each it is a draw.
 #[test]
 fn oware_majority_ends_the_game() {
     // 12 seeds. South's pit 5 (3) sows into North's 6, 7, 8 (1, 2, 1 -> 2, 3, 2): 7 captured,
@@ -1007,20 +1023,7 @@ fn oware_majority_ends_the_game() {
 /// Returns the start board and the pits played.
 fn find_quiet_cycle(r: &Rules, seeds: usize) -> Option<(Board, Vec<usize>)> {
     let m = r.pits();
-    let mut boards = Vec::new();
-    let mut pits = vec![0u8; 2 * m];
-    fn rec(pits: &mut [u8], i: usize, left: u8, out: &mut Vec<Board>) {
-        if i == pits.len() - 1 {
-            pits[i] = left;
-            out.push(Board::from_pits(pits));
-            return;
-        }
-        for x in 0..=left {
-            pits[i] = x;
-            rec(pits, i + 1, left - x, out);
-        }
-    }
-    rec(&mut pits, 0, seeds as u8, &mut boards);
+    let boards = common::boards(m, seeds);
     let quiet = |q: Board| -> Vec<(usize, Board)> {
         match r.node(q) {
             Node::Terminal { .. } => Vec::new(),
@@ -1081,11 +1084,11 @@ fn plies_until_over(r: &Rules, start: Board, cycle: &[usize]) -> (usize, Game) {
     (plies, g)
 }
 
-/// RULES.md: awari ends «when a position (pits, captures, side to move) occurs for the third
-/// time (each side takes the seeds on its own row)»; oware ends «When a position (pits,
-/// captures, side to move) repeats». On a 1-pit board with one seed, the seed goes back and
-/// forth without capture: the same pits with South to move recur every 2 plies. Then a cycle of
-/// quiet moves found by search on a 2-pit board.
+/// docs/rules.md, Playing a game move by move: awari ends when a position (pits, captures, side to
+/// move) occurs for the third time (each side takes the seeds on its own row); oware ends when a
+/// position (pits, captures, side to move) repeats. On a 1-pit board with one seed, the seed goes
+/// back and forth without capture: the same pits with South to move recur every 2 plies. Then a
+/// cycle of quiet moves found by search on a 2-pit board.
 #[test]
 fn repetition_third_in_awari_second_in_oware() {
     // 1 pit a side: [1, 0] -> sow into the opponent -> [1, 0] for the other side.

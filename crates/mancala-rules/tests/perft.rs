@@ -220,7 +220,7 @@ fn pinned_perft_counts() {
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).sum()
     });
-    // Every rule set the brief asks for has its file.
+    // Every rule set that must be pinned has its file.
     let names: Vec<String> = files
         .iter()
         .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())

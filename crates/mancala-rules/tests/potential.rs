@@ -2,28 +2,14 @@
 //! banked, turn passes) raises the potential that the one-pass tier solver orders by, and
 //! Awari-type rules, whose quiet moves do cycle, do not claim the property.
 
+mod common;
+
+use common::boards;
 use mancala_rules::{Board, Next, Node, Options, Preset, Rules, Variant};
 
 fn potential(r: &Rules, b: Board) -> u32 {
     let m = r.pits();
     r.row_potential(b.own(m)) + r.row_potential(b.opp(m))
-}
-
-fn boards(m: usize, n: usize) -> Vec<Board> {
-    fn rec(pits: &mut [u8], i: usize, left: u8, out: &mut Vec<Board>) {
-        if i + 1 == pits.len() {
-            pits[i] = left;
-            out.push(Board::from_pits(pits));
-            return;
-        }
-        for x in 0..=left {
-            pits[i] = x;
-            rec(pits, i + 1, left - x, out);
-        }
-    }
-    let mut out = Vec::new();
-    rec(&mut vec![0; 2 * m], 0, n as u8, &mut out);
-    out
 }
 
 #[test]

@@ -1,5 +1,5 @@
 //! The sowing-family presets (mankala-2p, congkak, bao-kenya, bao-kenya-laps, ayo-ayo,
-//! nam-nam): the rules stated in seed-rules.md as worked positions, each rule option changing
+//! nam-nam): the rules stated in docs/rules.md as worked positions, each rule option changing
 //! play where it should, every move of random positions against the plain reference
 //! (`tests/sowing_reference`), and pinned perft counts (`tests/perft-sowing/*.perft`).
 //!
@@ -69,14 +69,14 @@ fn ayo_ayo_mover_takes_every_four_and_relays() {
     assert_eq!((g, og, next), (4, 0, Next::Opponent));
     // Mover layout after: [1, 0, 1, 0, 2, 1] -> flipped for the opponent.
     assert_eq!(child, vec![0, 2, 1, 1, 0, 1]);
-    // The last seed making four is taken and ends the move (seed-rules 3.3 (a)).
+    // The last seed making four is taken and ends the move (docs/rules.md, ayo-ayo).
     let b = pos(&r, "1 3 0 0 0 1");
     assert_eq!(
         play(&r, b, 0),
         (4, 0, Next::Opponent, vec![0, 0, 1, 0, 0, 0])
     );
-    // The player to move with no seeds ends the game; the rest counts for nobody (3.3 (b)),
-    // or goes to the opponent with `opponent-takes-rest`.
+    // The player to move with no seeds ends the game; the rest counts for nobody
+    // (docs/rules.md, ayo-ayo), or goes to the opponent with `opponent-takes-rest`.
     let b = pos(&r, "0 0 0 1 2 0");
     assert_eq!(r.node(b).terminal_value(), Some(0));
     let r2 = rules_of(Preset::AyoAyo, 3, 4, &[Rule::OpponentTakesRest]);
@@ -150,7 +150,8 @@ fn kenyan_laps_single_seeds_and_relay() {
 #[test]
 fn mankala_origin_skip_house_capture_with_last_seed_and_passes() {
     let r = rules_of(Preset::Mankala2p, 3, 4, &[]);
-    // Capture takes the opposite pit and the capturing seed (seed 003).
+    // Capture takes the opposite pit and the capturing seed (the Mankala uniwersalna rules
+    // page).
     let b = pos(&r, "1 0 0 0 3 1");
     assert_eq!(play(&r, b, 0).0, 4);
     let r3 = rules_of(Preset::Mankala2p, 3, 4, &[Rule::CapturerStays]);

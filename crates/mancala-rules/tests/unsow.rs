@@ -14,65 +14,25 @@
 //! Retrograde analysis relies on all three: a missing predecessor leaves a position unsolved or
 //! wrong, an extra or duplicated one miscounts the children left to resolve.
 
-use mancala_rules::{Board, Family, GrandSlam, Next, Node, Options, Preset, Rules, Variant};
+mod common;
+
+use common::{boards, rules, GRAND_SLAMS};
+use mancala_rules::{Board, Family, Next, Node, Preset, Rules};
 use std::collections::HashSet;
 
 /// Every rule set, at `pits` pits a side and `seeds` seeds a pit (Kalah only up to 6 pits).
 fn rule_sets(pits: u32, seeds: u32) -> Vec<Rules> {
-    let mk = |preset, empty_capture, grand_slam| {
-        Rules::new(
-            Variant::new(
-                preset,
-                Options {
-                    pits: Some(pits),
-                    seeds: Some(seeds),
-                    empty_capture,
-                    grand_slam,
-                    ..Default::default()
-                },
-            )
-            .unwrap(),
-        )
-    };
+    let size = (pits, seeds);
     let mut v = vec![
-        mk(Preset::Awari, false, None),
-        mk(Preset::Oware, false, None),
+        rules(Preset::Awari, size, false, None),
+        rules(Preset::Oware, size, false, None),
     ];
-    for gs in [
-        GrandSlam::Forbidden,
-        GrandSlam::NoCapture,
-        GrandSlam::TakeAll,
-        GrandSlam::VictimTakesRest,
-        GrandSlam::SpareLast,
-        GrandSlam::SpareFirst,
-        GrandSlam::ExtraMove,
-    ] {
-        v.push(mk(Preset::Wari, false, Some(gs)));
-    }
+    v.extend(GRAND_SLAMS.map(|gs| rules(Preset::Wari, size, false, Some(gs))));
     if pits <= 6 {
-        v.push(mk(Preset::Kalah, false, None));
-        v.push(mk(Preset::Kalah, true, None));
+        v.push(rules(Preset::Kalah, size, false, None));
+        v.push(rules(Preset::Kalah, size, true, None));
     }
     v
-}
-
-/// Every board of `2m` pits holding exactly `n` seeds.
-fn boards(m: usize, n: usize) -> Vec<Board> {
-    fn rec(pits: &mut [u8], i: usize, left: u8, out: &mut Vec<Board>) {
-        if i == pits.len() - 1 {
-            pits[i] = left;
-            out.push(Board::from_pits(pits));
-            return;
-        }
-        for x in 0..=left {
-            pits[i] = x;
-            rec(pits, i + 1, left - x, out);
-        }
-        pits[i] = 0;
-    }
-    let mut out = Vec::new();
-    rec(&mut vec![0u8; 2 * m], 0, n as u8, &mut out);
-    out
 }
 
 /// The quiet children of `q`: legal moves that bank nothing and pass the turn.

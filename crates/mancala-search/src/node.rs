@@ -14,7 +14,6 @@
 
 use crate::probe::Probe;
 use crate::progress::{Observer, Progress};
-use crate::root::TaskSet;
 use crate::shared::Shared;
 use crate::tt::{hash, Bound, Tt, Update, NO_MOVE};
 use mancala_rules::{byte_sum, Board, Child, Children, Next, Rules, MAX_MOVES};
@@ -70,6 +69,13 @@ pub enum Halt {
     TooDeep,
 }
 
+/// Whether a task a worker is on should be abandoned. The root's task sets (`root`) answer
+/// it; a worker only asks, which keeps this module free of the root's types.
+pub trait Cancel: Send + Sync {
+    /// Should the search of task `i` stop?
+    fn cancelled(&self, i: usize) -> bool;
+}
+
 /// One search thread's state.
 pub struct Worker<'a> {
     rules: &'a Rules,
@@ -84,7 +90,7 @@ pub struct Worker<'a> {
     /// The positions from the root to the current node's parent, with their seed counts.
     path: Vec<(Board, u32)>,
     /// The task under way: abandoned once its set is finished or another thread did it.
-    pub cancel: Option<(Arc<TaskSet>, usize)>,
+    pub cancel: Option<(Arc<dyn Cancel>, usize)>,
     pub aborted: bool,
     pub halt: Option<Halt>,
     /// Periodic progress (thread 0 only) and the depth to report.

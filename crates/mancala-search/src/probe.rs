@@ -7,7 +7,7 @@
 
 use mancala_index::Indexer;
 use mancala_rules::Board;
-use mancala_tables::{TableError, Tables};
+use mancala_tables::{FileError, TableError, Tables};
 
 pub struct Probe<'a> {
     tables: &'a Tables,
@@ -71,8 +71,9 @@ impl<'a> Probe<'a> {
 
 /// `locate` found a rank, so the tables index `b`; failing that, the table set is inconsistent.
 fn unreachable_unindexed(tables: &Tables, b: Board) -> TableError {
-    TableError::Corrupt {
+    FileError::Corrupt {
         path: tables.dir().to_path_buf(),
         why: format!("position {b:?} has a rank but the tables do not index it"),
     }
+    .into()
 }

@@ -6,15 +6,18 @@ pub struct Progress {
     /// The depth of the current iteration in plies, or `None` in the final, unlimited one
     /// (every leaf is then a finished game, a table value, or a seed-count bound).
     pub depth: Option<u32>,
-    /// Proven bounds on the root value so far.
+    /// Proven lower bound on the root value so far.
     pub lo: i32,
+    /// Proven upper bound on the root value so far.
     pub hi: i32,
     /// Nodes visited by every thread.
     pub nodes: u64,
+    /// Time since the search started.
     pub seconds: f64,
 }
 
 impl Progress {
+    /// Nodes a second so far.
     pub fn nodes_per_second(&self) -> f64 {
         if self.seconds > 0.0 {
             self.nodes as f64 / self.seconds
@@ -27,6 +30,7 @@ impl Progress {
 /// Receives progress from the first search thread: after every null-window test, and about
 /// once a second during long ones.
 pub trait Observer: Sync {
+    /// Called with the latest snapshot.
     fn progress(&self, _p: &Progress) {}
 }
 

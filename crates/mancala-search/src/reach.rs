@@ -18,16 +18,18 @@ use crate::probe::Probe;
 use mancala_index::Indexer;
 use mancala_rules::{Board, Next, Node, Rules};
 use mancala_tables::TableError;
+use mancala_tables::MAX_TIER;
 
 /// A position whose moves all stay inside its tier.
 const NO_EXIT: i8 = i8::MIN;
 /// Not (yet) in any threshold set.
 const UNDECIDED: i8 = i8::MIN;
-/// Values are kept in a byte.
-const MAX_SEEDS: usize = 127;
 
 /// The reached positions of one tier: a bit per rank, and each one's value by its place
 /// among them.
+///
+/// A plain `Vec<u64>`, not a `bitvec::BitVec`: with `BitVec` the same solve took 2% longer
+/// (docs/performance.md, "Bit sets").
 struct TierSet {
     bits: Vec<u64>,
     /// Reached positions in the words before each word (filled once the tier is complete).
@@ -149,7 +151,7 @@ pub fn solve(
     deadline: Option<std::time::Instant>,
 ) -> Result<Option<Reach>, TableError> {
     let top = root.total() as usize;
-    if top > MAX_SEEDS {
+    if top > MAX_TIER {
         return Ok(None);
     }
     let from = probe.map_or(0, |p| p.max as usize + 1).min(top);

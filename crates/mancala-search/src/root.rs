@@ -11,7 +11,7 @@
 //! known to be at least `v`, testing the other moves against `v` (rather than `v + 1`) both
 //! bounds the value from above and tells which moves are best.
 
-use crate::node::{Worker, UNLIMITED};
+use crate::node::{Cancel, Worker, UNLIMITED};
 use mancala_rules::{Board, Child, Next, Node};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
@@ -63,11 +63,6 @@ impl TaskSet {
         self.finished.load(Relaxed)
     }
 
-    /// Should a search of task `i` stop?
-    pub fn cancelled(&self, i: usize) -> bool {
-        self.finished() || self.done[i].load(Relaxed)
-    }
-
     fn record(&self, i: usize, a: Answer) {
         if self.done[i].swap(true, Relaxed) {
             return;
@@ -114,6 +109,12 @@ pub fn participate(w: &mut Worker<'_>, set: &Arc<TaskSet>) {
             None => std::thread::yield_now(),
         }
         from += 1;
+    }
+}
+
+impl Cancel for TaskSet {
+    fn cancelled(&self, i: usize) -> bool {
+        self.finished() || self.done[i].load(Relaxed)
     }
 }
 

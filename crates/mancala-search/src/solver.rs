@@ -46,8 +46,9 @@ pub struct Solution {
     /// Net future gain of the side to move under perfect play; `None` if the time limit came
     /// first.
     pub value: Option<i32>,
-    /// Proven bounds on the value (both equal to it when it is known).
+    /// Proven lower bound on the value (equal to it when it is known).
     pub lo: i32,
+    /// Proven upper bound on the value (equal to it when it is known).
     pub hi: i32,
     /// Every move that achieves `value`, in pit order, each proven.
     pub best: Vec<usize>,
@@ -55,7 +56,9 @@ pub struct Solution {
     /// It ends when the game ends, a position repeats (Awari-type endless play), or after
     /// [`PV_LIMIT`] moves.
     pub pv: Vec<usize>,
+    /// Positions visited (search nodes, and positions solved backwards).
     pub nodes: u64,
+    /// Wall-clock time of the search.
     pub seconds: f64,
 }
 
@@ -66,9 +69,18 @@ pub const PV_LIMIT: usize = 400;
 pub struct Solver<'a> {
     rules: &'a Rules,
     probe: Option<Probe<'a>>,
+    opts: Options,
+    memory: Memory,
+}
+
+/// What a searcher learns that later searches of the same rule set and tables reuse: its
+/// transposition table and its last backward solution. Carry it from one [`Solver`] to the
+/// next with [`Solver::with_memory`] and [`Solver::into_memory`] (a game in progress asks
+/// the same question of position after position).
+#[derive(Default)]
+pub struct Memory {
     /// Allocated on first use: answers from the tables or a backward solution need none.
     tt: std::cell::OnceCell<Tt>,
-    opts: Options,
     /// The last backward solution: it holds every position reachable from its root, so the
     /// positions of a game in progress are answered from it without a new one.
     last_reach: std::cell::RefCell<Option<std::rc::Rc<Reach>>>,
@@ -82,6 +94,17 @@ impl<'a> Solver<'a> {
         tables: Option<&'a Tables>,
         opts: Options,
     ) -> Result<Solver<'a>, SearchError> {
+        Solver::with_memory(rules, tables, opts, Memory::default())
+    }
+
+    /// [`Solver::new`], reusing what an earlier solver of the same rules, tables and hash
+    /// size learned.
+    pub fn with_memory(
+        rules: &'a Rules,
+        tables: Option<&'a Tables>,
+        opts: Options,
+        memory: Memory,
+    ) -> Result<Solver<'a>, SearchError> {
         if opts.threads == 0 {
             return Err(SearchError::NoThreads);
         }
@@ -92,10 +115,14 @@ impl<'a> Solver<'a> {
         Ok(Solver {
             rules,
             probe,
-            tt: std::cell::OnceCell::new(),
             opts,
-            last_reach: std::cell::RefCell::new(None),
+            memory,
         })
+    }
+
+    /// What this solver learned, for the next one.
+    pub fn into_memory(self) -> Memory {
+        self.memory
     }
 
     /// The largest seed count answered from the tables, if any.
@@ -104,12 +131,14 @@ impl<'a> Solver<'a> {
     }
 
     fn tt(&self) -> Result<&Tt, SearchError> {
-        if self.tt.get().is_none() {
-            let _ = self.tt.set(Tt::new(self.opts.hash_mb)?);
+        let tt = &self.memory.tt;
+        if tt.get().is_none() {
+            let _ = tt.set(Tt::new(self.opts.hash_mb)?);
         }
-        Ok(self.tt.get().expect("just set"))
+        Ok(tt.get().expect("just set"))
     }
 
+    /// The rule set searched.
     pub fn rules(&self) -> &Rules {
         self.rules
     }
@@ -155,7 +184,7 @@ impl<'a> Solver<'a> {
         if !self.rules.variant().family().has_cycles() {
             return Ok(None);
         }
-        if let Some(r) = self.last_reach.borrow().as_ref() {
+        if let Some(r) = self.memory.last_reach.borrow().as_ref() {
             if r.value(b).is_some() {
                 return Ok(Some((r.clone(), 0)));
             }
@@ -173,7 +202,7 @@ impl<'a> Solver<'a> {
         )?
         .map(std::rc::Rc::new);
         if let Some(r) = &r {
-            *self.last_reach.borrow_mut() = Some(r.clone());
+            *self.memory.last_reach.borrow_mut() = Some(r.clone());
         }
         Ok(r.map(|r| {
             let k = r.nodes;
@@ -382,7 +411,7 @@ impl<'a> Solver<'a> {
     /// A reproducible fixed-depth run on one thread with a fresh table: the heuristic value at
     /// `depth` plies and the nodes it took.
     pub fn fixed_depth(&mut self, b: Board, depth: u32) -> Result<(i32, u64), SearchError> {
-        self.tt = std::cell::OnceCell::new();
+        self.memory.tt = std::cell::OnceCell::new();
         let r = self.run(b, Goal::Depth(depth), &(), None)?;
         Ok((if r.lo == r.hi { r.lo } else { r.guess }, r.nodes))
     }

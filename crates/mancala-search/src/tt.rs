@@ -48,8 +48,10 @@ pub enum Bound {
     Upper,
 }
 
-/// No move stored.
-pub const NO_MOVE: u8 = 15;
+/// No move stored: above every move index (a position has at most
+/// [`mancala_rules::MAX_MOVES`] moves, indices `0..16`).
+pub const NO_MOVE: u8 = 31;
+const _: () = assert!((NO_MOVE as usize) >= mancala_rules::MAX_MOVES && NO_MOVE < 1 << MOVE_BITS);
 
 /// One decoded entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,10 +74,11 @@ const NEG_HI: u32 = 8; // i8: -hi, so both ends of -128..=128 fit
 const HVAL: u32 = 16; // i8
 const HTYPE: u32 = 24; // 2 bits: 0 none, 1 lower, 2 upper
 const HDEPTH: u32 = 26; // 8 bits
-const MOVE: u32 = 34; // 4 bits
-const WORK: u32 = 38; // 6 bits
-const GEN: u32 = 44; // 8 bits
-const SEEDS: u32 = 52; // 8 bits
+const MOVE: u32 = 34; // MOVE_BITS bits
+const MOVE_BITS: u32 = 5;
+const WORK: u32 = 39; // 6 bits
+const GEN: u32 = 45; // 8 bits
+const SEEDS: u32 = 53; // 8 bits, up to bit 60; 61 and 62 are free
 
 fn clamp_i8(v: i32) -> u64 {
     (v.clamp(-128, 127) as i8 as u8) as u64
@@ -103,7 +106,7 @@ impl Entry {
             lo: field(d, LO, 8) as u8 as i8 as i32,
             hi: -(field(d, NEG_HI, 8) as u8 as i8 as i32),
             heuristic,
-            mv: field(d, MOVE, 4) as u8,
+            mv: field(d, MOVE, MOVE_BITS) as u8,
             work: field(d, WORK, 6) as u8,
         }
     }
@@ -113,7 +116,7 @@ impl Entry {
         let mut d = VALID
             | clamp_i8(self.lo.max(-128)) << LO
             | clamp_i8(-self.hi.min(128)) << NEG_HI
-            | (self.mv as u64 & 15) << MOVE
+            | (self.mv as u64 & ((1 << MOVE_BITS) - 1)) << MOVE
             | (self.work.min(63) as u64) << WORK
             | (gen as u64) << GEN
             | (seeds as u64 & 0xff) << SEEDS;
@@ -160,9 +163,11 @@ unsafe impl Send for Tt {}
 
 /// The table could not be allocated.
 #[derive(Debug, thiserror::Error)]
-#[error("cannot allocate a {mb} MB transposition table: {source}; try a smaller --hash")]
+#[error("cannot allocate a {mb} MB transposition table: {source}")]
 pub struct AllocError {
+    /// The size asked for, in MiB.
     pub mb: usize,
+    /// What the operating system said.
     pub source: std::io::Error,
 }
 
@@ -320,6 +325,36 @@ mod tests {
             assert_eq!(back.heuristic, e.heuristic);
             assert_eq!((back.mv, back.work), (5, 33));
         }
+    }
+
+    /// Every move index a position can have (16 in a later 8-pit nam-nam round, where the
+    /// mover may own pits of both rows) survives the table, and none reads as "no move".
+    #[test]
+    fn every_move_index_is_kept() {
+        for mv in 0..mancala_rules::MAX_MOVES as u8 {
+            let e = Entry {
+                lo: -3,
+                hi: 5,
+                heuristic: None,
+                mv,
+                work: 7,
+            };
+            let back = Entry::decode(e.encode(255, 127));
+            assert_eq!(back.mv, mv);
+            assert_ne!(back.mv, NO_MOVE);
+            assert_eq!((back.lo, back.hi, back.work), (-3, 5, 7));
+        }
+        let tt = Tt::new(1).unwrap();
+        let h = hash(Board::from_pits(&[1; 16]));
+        let up = |mv| Update {
+            proven: None,
+            heuristic: None,
+            mv,
+            work: 1,
+        };
+        tt.store(h, 16, up(15));
+        tt.store(h, 16, up(NO_MOVE));
+        assert_eq!(tt.probe(h, 16).unwrap().mv, 15);
     }
 
     #[test]

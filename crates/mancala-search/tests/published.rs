@@ -6,7 +6,7 @@ use common::{built, kalah, scratch};
 use mancala_search::{Options, Solver};
 
 /// Kalah 6x3, standard rules: the first player wins by 2 (independent engines agree; see
-/// ../shared/NOTES.md). Solved without tables, on two threads.
+/// docs/results.md). Solved without tables, on two threads.
 #[test]
 fn kalah_6x3_is_plus_two() {
     let rules = kalah(6, 3, false);

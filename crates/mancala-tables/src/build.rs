@@ -1,11 +1,13 @@
 //! Building every tier up to a seed count, in order, resuming where a previous run stopped.
 
 use crate::codec;
+use crate::core::{Progress, MAX_TIER};
 use crate::format::Encoding;
-use crate::set::{decode_tier, peak_rss_mb, Decoded};
-use crate::solve::{progress_units, solve_tier, Progress};
+use crate::machine::peak_rss_mb;
+use crate::set::{decode_tier, Decoded};
+use crate::solver::{progress_units, solve_tier};
 use crate::table::{tier_path, write_table, Table};
-use crate::TableError;
+use crate::{FileError, TableError};
 use mancala_index::Indexer;
 use mancala_rules::Rules;
 use std::path::{Path, PathBuf};
@@ -14,6 +16,7 @@ use std::time::Instant;
 /// zstd level of compressed tables: compression happens once, probes decompress often.
 const ZSTD_LEVEL: i32 = 15;
 
+/// What to build and where.
 #[derive(Clone, Debug)]
 pub struct BuildOptions {
     /// Tables go to `dir/<variant key>/tier-NNN.mtb`.
@@ -27,14 +30,19 @@ pub struct BuildOptions {
 /// What one tier took.
 #[derive(Clone, Debug)]
 pub struct TierReport {
+    /// The tier: seeds in the pits.
     pub seeds: usize,
+    /// Positions in the tier.
     pub positions: u64,
+    /// Wall-clock time the tier took (0 when reused).
     pub seconds: f64,
     /// Size of the file on disk.
     pub bytes: u64,
+    /// Peak resident memory of the process so far, in MiB.
     pub peak_rss_mb: u64,
     /// The tier was already built and valid; nothing was done.
     pub reused: bool,
+    /// The tier's file.
     pub path: PathBuf,
 }
 
@@ -42,9 +50,11 @@ pub struct TierReport {
 pub trait BuildObserver: Sync {
     /// A tier starts; `work` progress units will follow.
     fn tier_started(&self, _seeds: usize, _positions: u64, _work: u64) {}
+    /// `units` more progress units of the current tier are done.
     fn progress(&self, _units: u64) {}
     /// A tier file on disk was unusable and is being rebuilt.
     fn replacing(&self, _err: &TableError) {}
+    /// A tier is done (built or found valid).
     fn tier_finished(&self, _report: &TierReport) {}
 }
 
@@ -63,32 +73,34 @@ pub fn build(
     opts: &BuildOptions,
     obs: &dyn BuildObserver,
 ) -> Result<Vec<TierReport>, TableError> {
-    if opts.max_seeds > rules.max_seeds() || opts.max_seeds > 126 {
+    let key = rules.variant().key();
+    let top = rules.max_seeds().min(MAX_TIER);
+    if opts.max_seeds > top {
         return Err(TableError::TooLarge {
             tier: opts.max_seeds,
+            key,
             why: format!(
-                "this game has {} seeds; tables go up to {}",
-                rules.max_seeds(),
-                rules.max_seeds().min(126)
+                "this game has {} seeds, so its tiers go up to {top}",
+                rules.max_seeds()
             ),
         });
     }
     let ix = Indexer::new(rules, opts.max_seeds)?;
-    // Relay rules keep each tier's quiet moves as 32-bit ranks (`graph.rs`): check before
-    // any tier is built that every tier fits.
+    // Relay rules keep each tier's quiet moves as 32-bit ranks (`solver::quiet_graph`): check
+    // before any tier is built that every tier fits.
     if let Some(n) =
         (0..=opts.max_seeds).find(|&n| !rules.can_unsow() && ix.size(n) > u32::MAX as u64)
     {
         return Err(TableError::TooLarge {
             tier: n,
+            key,
             why: format!(
-                "{} positions; with relay sowing a tier's quiet moves are kept as 32-bit ranks, so tiers go up to {} positions: lower --max-seeds",
+                "it has {} positions, and with relay sowing a tier's quiet moves are kept as 32-bit ranks, so a tier holds at most {} positions",
                 ix.size(n),
                 u32::MAX
             ),
         });
     }
-    let key = rules.variant().key();
     // Every finished tier, raw or decoded: the solver probes them at random.
     let mut tables: Vec<Option<Table>> = Vec::new();
     let mut reports = Vec::new();
@@ -97,6 +109,7 @@ pub fn build(
         let size = ix.size(n);
         if path.exists() {
             let reuse = Table::open(&path, &key, n, size, true)
+                .map_err(TableError::from)
                 .and_then(|t| load(rules, &ix, n, t, &tables));
             match reuse {
                 Ok(t) => {
@@ -173,10 +186,17 @@ fn write_values(
     let entries = values.len() as u64;
     if compress {
         let payload = codec::encode(rules, ix, n, values, &Decoded::new(lower), ZSTD_LEVEL)
-            .map_err(|e| TableError::io(path, e))?;
-        write_table(path, &key, n, entries, Encoding::Residual, &payload)
+            .map_err(|e| FileError::io(path, e))?;
+        Ok(write_table(
+            path,
+            &key,
+            n,
+            entries,
+            Encoding::Residual,
+            &payload,
+        )?)
     } else {
-        write_table(path, &key, n, entries, Encoding::Raw, values)
+        Ok(write_table(path, &key, n, entries, Encoding::Raw, values)?)
     }
 }
 

@@ -33,26 +33,16 @@
 //! values drift with the seeds on each side, so a fixed base would escape a fifth of them in
 //! some regions.
 
+use crate::core::{has_exit, Exits, LowerTiers, NO_EXIT};
 use crate::format::BLOCK;
-use crate::solve::{Exits, LowerTiers, NO_EXIT};
 use mancala_index::Indexer;
-use mancala_rules::{Board, Children, Next, Rules};
+use mancala_rules::{Board, Children, Rules};
 use rayon::prelude::*;
 
 /// Positions a reader may count through to find one position's place.
 pub(crate) const SUB: usize = 1 << 10;
 const SUBS: usize = BLOCK / SUB;
 const HEAD: usize = 2 * SUBS + 10;
-
-/// Does `b` have a move that leaves the tier (or is the game over)? Rules only.
-pub(crate) fn has_exit(rules: &Rules, b: Board, kids: &mut Children) -> bool {
-    match rules.moves_into(b, kids) {
-        Some(_) => true,
-        None => kids
-            .iter()
-            .any(|c| c.next != Next::Opponent || c.gain != 0 || c.opp_gain != 0),
-    }
-}
 
 /// The best exits of the positions of tier `n` in `start..start + len` ([`NO_EXIT`] for none).
 fn exits<L: LowerTiers>(
@@ -64,22 +54,7 @@ fn exits<L: LowerTiers>(
     lower: &L,
 ) -> Vec<i8> {
     let mut out = Vec::with_capacity(len);
-    let mut exits = Exits::default();
-    let mut walk = ix.walk_from(n, start);
-    while out.len() < len {
-        exits.clear();
-        for _ in 0..(len - out.len()).min(32) {
-            exits.add(
-                rules,
-                ix,
-                walk.next().expect("rank inside the tier"),
-                n,
-                lower,
-            );
-        }
-        exits.resolve(lower);
-        out.extend(exits.positions.iter().map(|p| p.0));
-    }
+    Exits::new(rules, ix).of_range(n, start, len, lower, |exit, _| out.push(exit));
     out
 }
 

@@ -18,40 +18,56 @@
 //! | 112 | 8 | reserved, zero |
 //! | 120 | 8 | xxh3-64 of bytes 0..120 |
 //!
-//! Values are the net future gain of the side to move (RULES.md), `-n..=n` for tier `n`.
+//! Values are the net future gain of the side to move (docs/rules.md, Conventions), `-n..=n`
+//! for tier `n`.
 
-use crate::TableError;
+use crate::FileError;
 use std::path::Path;
 use xxhash_rust::xxh3::xxh3_64;
 
+/// The first 8 bytes of every table file.
 pub const MAGIC: [u8; 8] = *b"MNCLTBL\0";
 /// 2: positions ordered by the seeds on the mover's row, then by each row (1 was lexicographic
 /// over all pits).
+/// The format version this program writes and reads.
 pub const VERSION: u32 = 2;
+/// Bytes before the payload.
 pub const HEADER_LEN: usize = 128;
 /// Positions per compressed block: one probe decompresses at most this many bytes.
 pub const BLOCK: usize = 1 << 16;
 
+/// How the payload holds the values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Encoding {
+    /// One signed byte a position, at offset = rank.
     Raw = 0,
     /// Exit residuals in zstd blocks (see `codec`).
     Residual = 1,
 }
 
+/// A table file's header (see the module docs for its layout).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
+    /// Format version.
     pub version: u32,
+    /// Seeds in the pits of every position of the tier.
     pub tier: u32,
+    /// Positions in the tier.
     pub entries: u64,
+    /// How the payload holds the values.
     pub encoding: Encoding,
+    /// Positions a compressed block (0 when raw).
     pub block: u32,
+    /// Payload bytes after the header.
     pub payload_len: u64,
+    /// xxh3-64 of the payload as stored.
     pub checksum: u64,
+    /// The rule set's key.
     pub key: String,
 }
 
 impl Header {
+    /// The header as written, its own checksum included.
     pub fn to_bytes(&self) -> [u8; HEADER_LEN] {
         let mut h = [0u8; HEADER_LEN];
         h[0..8].copy_from_slice(&MAGIC);
@@ -70,11 +86,8 @@ impl Header {
     }
 
     /// Parses and checks a header; `path` only names the file in errors.
-    pub fn parse(bytes: &[u8], path: &Path) -> Result<Header, TableError> {
-        let bad = |why: String| TableError::Corrupt {
-            path: path.to_path_buf(),
-            why,
-        };
+    pub fn parse(bytes: &[u8], path: &Path) -> Result<Header, FileError> {
+        let bad = |why: String| FileError::corrupt(path, why);
         if bytes.len() < HEADER_LEN {
             return Err(bad(format!(
                 "only {} bytes, shorter than the {HEADER_LEN}-byte header (truncated)",
@@ -88,7 +101,7 @@ impl Header {
         let u64_at = |o: usize| u64::from_le_bytes(bytes[o..o + 8].try_into().unwrap());
         let version = u32_at(8);
         if version != VERSION {
-            return Err(TableError::Version {
+            return Err(FileError::Version {
                 path: path.to_path_buf(),
                 found: version,
             });

@@ -1,72 +1,165 @@
 //! Endgame tables for the two-row sowing games: one file per rule set and tier, built by
-//! parallel retrograde analysis, memory-mapped for probing, optionally zstd-compressed.
+//! parallel retrograde analysis, memory-mapped for probing, optionally zstd-compressed,
+//! checksummed and verified.
 //!
-//! A table value is the net future gain of the side to move (RULES.md), so one table serves
-//! every score. Tier `n` only ever waits on itself: lower tiers are final before it starts.
+//! ```
+//! use mancala_rules::{Preset, Rules, Variant};
+//! use mancala_tables::{build, BuildOptions, Tables};
+//!
+//! let rules = Rules::new(Variant::preset(Preset::Awari));
+//! let dir = std::env::temp_dir().join(format!("mancala-tables-doc-{}", std::process::id()));
+//! let opts = BuildOptions { dir: dir.clone(), max_seeds: 8, compress: false };
+//! let reports = build(&rules, &opts, &()).unwrap();
+//! assert_eq!(reports.len(), 9); // tiers 0..=8
+//! assert_eq!(reports[8].positions, 75_504);
+//!
+//! // Two seeds each in front of the mover's last pit and the opponent's first: the mover
+//! // sows one seed across and captures two, and cannot lose the rest.
+//! let tables = Tables::open(&dir, &rules, 8, true).unwrap();
+//! let b = mancala_rules::parse_position(&rules, "0 0 0 0 0 1 1 0 0 0 0 0").unwrap();
+//! assert_eq!(tables.probe(b).unwrap(), Some(2));
+//! # std::fs::remove_dir_all(&dir).unwrap();
+//! ```
+//!
+//! A table value is the net future gain of the side to move (docs/rules.md, Conventions), so
+//! one table serves every score. A capture or a store leaves the tier for a lower one, so tier
+//! `n` only ever waits on itself: lower tiers are final before it starts.
+//!
+//! The crate's parts: [`core`] (what every tier solver shares), the solvers ([`solve_tier`]),
+//! the file format ([`format`], [`Table`]), the compressed form (`codec`), a set of tiers
+//! opened together ([`Tables`]), the builder ([`build`], [`pack`]) and the verifier
+//! ([`verify`]).
+
+#![warn(missing_docs)]
 
 mod build;
 mod bytes;
 mod codec;
+pub mod core;
 pub mod format;
-mod graph;
-mod kalah_rows;
-mod levels;
-mod rounds;
+mod machine;
 mod set;
-mod solve;
+mod solver;
 mod table;
 mod verify;
 
 pub use build::{build, pack, BuildObserver, BuildOptions, TierReport};
-pub use set::{peak_rss_mb, Tables};
-pub use solve::{progress_units, solve_tier, LowerTiers, Progress};
+pub use bytes::Bytes;
+pub use core::{LowerTiers, Progress, MAX_TIER};
+pub use machine::{peak_rss_mb, physical_memory};
+pub use set::Tables;
+pub use solver::{progress_units, solve_tier};
 pub use table::{tier_path, write_table, Table};
-pub use verify::{verify, VerifyReport};
+pub use verify::{verify, BadEntry, VerifyReport};
 
 use std::path::{Path, PathBuf};
 
-/// Everything that can go wrong with a table, with what to do about it.
+/// What is wrong with one table file. Each error names the file; what to do about it is the
+/// caller's to say (the command line suggests the command that rebuilds it).
 #[derive(Debug, thiserror::Error)]
-pub enum TableError {
+pub enum FileError {
+    /// The file could not be read or written.
     #[error("{path}: {source}")]
     Io {
+        /// The file.
         path: PathBuf,
+        /// What the operating system said.
         source: std::io::Error,
     },
-    #[error("{path}: {why}; delete it and run `mancala build` again")]
-    Corrupt { path: PathBuf, why: String },
-    #[error("{path}: table format version {found}, this program reads version {}; rebuild it with `mancala build`", format::VERSION)]
-    Version { path: PathBuf, found: u32 },
-    #[error("{path}: payload checksum mismatch (the file is damaged); delete it and run `mancala build` again")]
-    Checksum { path: PathBuf },
-    #[error(
-        "{path}: built for rule set '{found}', not '{expected}'; point --dir elsewhere or rebuild"
-    )]
-    WrongVariant {
+    /// The file is not a table as this program writes them, or is damaged in its structure.
+    #[error("{path}: {why}")]
+    Corrupt {
+        /// The file.
         path: PathBuf,
+        /// What is wrong, e.g. "payload is 10 bytes, the header says 20 (truncated or padded)".
+        why: String,
+    },
+    /// A table of another format version.
+    #[error(
+        "{path}: table format version {found}; this program reads version {}",
+        format::VERSION
+    )]
+    Version {
+        /// The file.
+        path: PathBuf,
+        /// The version in its header.
+        found: u32,
+    },
+    /// The payload does not match the checksum in the header.
+    #[error("{path}: payload checksum mismatch (the file is damaged)")]
+    Checksum {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A table of another rule set.
+    #[error("{path}: built for rule set '{found}', not '{expected}'")]
+    WrongVariant {
+        /// The file.
+        path: PathBuf,
+        /// The rule set in its header.
         found: String,
+        /// The rule set asked for.
         expected: String,
     },
-    #[error("tier {tier} of {key} is not built in {dir}; run `{command}`")]
-    Missing {
-        tier: usize,
-        key: String,
-        dir: PathBuf,
-        command: String,
-    },
-    #[error("{0}")]
-    Index(#[from] mancala_index::IndexError),
-    #[error("tier {tier} is too large for this build ({why})")]
-    TooLarge { tier: usize, why: String },
 }
 
-impl TableError {
-    pub(crate) fn io(path: &Path, source: std::io::Error) -> TableError {
-        TableError::Io {
+impl FileError {
+    /// The file the error is about.
+    pub fn path(&self) -> &Path {
+        match self {
+            FileError::Io { path, .. }
+            | FileError::Corrupt { path, .. }
+            | FileError::Version { path, .. }
+            | FileError::Checksum { path }
+            | FileError::WrongVariant { path, .. } => path,
+        }
+    }
+
+    pub(crate) fn io(path: &Path, source: std::io::Error) -> FileError {
+        FileError::Io {
             path: path.to_path_buf(),
             source,
         }
     }
+
+    pub(crate) fn corrupt(path: &Path, why: impl Into<String>) -> FileError {
+        FileError::Corrupt {
+            path: path.to_path_buf(),
+            why: why.into(),
+        }
+    }
+}
+
+/// Why a set of tables cannot answer, or cannot be built: a file's problem ([`FileError`]),
+/// or one of the request itself (a tier that is not built, one too large to build).
+#[derive(Debug, thiserror::Error)]
+pub enum TableError {
+    /// A table file is unreadable, damaged or foreign.
+    #[error(transparent)]
+    File(#[from] FileError),
+    /// A tier that the question needs is not built.
+    #[error("tier {tier} of {key} is not built in {dir}")]
+    Missing {
+        /// The seeds of the missing tier.
+        tier: usize,
+        /// The rule set's key (its folder name).
+        key: String,
+        /// The table folder.
+        dir: PathBuf,
+    },
+    /// A tier cannot be built: too many seeds, or too many positions for this builder.
+    #[error("tier {tier} of {key} cannot be built: {why}")]
+    TooLarge {
+        /// The seeds of the tier.
+        tier: usize,
+        /// The rule set's key.
+        key: String,
+        /// Why, with the limit that was passed.
+        why: String,
+    },
+    /// The rule set cannot be indexed to that size.
+    #[error(transparent)]
+    Index(#[from] mancala_index::IndexError),
 }
 
 /// Hints the CPU to fetch the cache line holding `x`.

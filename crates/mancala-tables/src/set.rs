@@ -1,12 +1,12 @@
 //! The tables of one rule set, opened together and probed by position.
 
 use crate::codec::{self, Unpacked};
+use crate::core::{Exits, LowerTiers};
 use crate::format::BLOCK;
-use crate::solve::LowerTiers;
 use crate::table::{tier_path, Table};
-use crate::TableError;
+use crate::{FileError, TableError};
 use mancala_index::Indexer;
-use mancala_rules::{Board, Children, Next, Rules};
+use mancala_rules::{Board, Rules};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -67,14 +67,17 @@ impl Tables {
         })
     }
 
+    /// The rule set the tables are of.
     pub fn rules(&self) -> &Rules {
         &self.rules
     }
 
+    /// The index of their tiers.
     pub fn indexer(&self) -> &Indexer {
         &self.ix
     }
 
+    /// The table folder (the rule set's files are in a subfolder named by its key).
     pub fn dir(&self) -> &Path {
         &self.dir
     }
@@ -136,10 +139,7 @@ impl Tables {
         if let Some(&v) = self.known.lock().expect("not poisoned").get(&b) {
             return Ok(Some(v));
         }
-        let corrupt = |why: String| TableError::Corrupt {
-            path: t.path().to_path_buf(),
-            why,
-        };
+        let corrupt = |why: String| TableError::from(FileError::corrupt(t.path(), why));
         let i = r as usize / BLOCK;
         let cached = self
             .unpacked
@@ -180,50 +180,64 @@ impl Tables {
         Ok(Some(v))
     }
 
-    /// The best value among the moves of `b` that leave its tier.
+    /// The best value among the moves of `b` that leave its tier, read through
+    /// [`Tables::probe`] (the lower tiers may be compressed too).
     fn best_exit(&self, b: Board) -> Result<i8, TableError> {
-        let mut kids = Children::new();
-        if let Some((mover, opp)) = self.rules.moves_into(b, &mut kids) {
-            return Ok(mover as i8 - opp as i8);
+        let probed = Probed {
+            tables: self,
+            error: Mutex::new(None),
+        };
+        let mut exits = Exits::new(&self.rules, &self.ix);
+        exits.add(b, b.total() as usize, &probed);
+        exits.resolve(&probed);
+        match probed.error.into_inner().expect("not poisoned") {
+            Some(e) => Err(e),
+            None => Ok(exits.positions[0].0),
         }
-        let mut best = i32::MIN;
-        for c in kids.iter() {
-            let quiet = c.next == Next::Opponent && c.gain == 0 && c.opp_gain == 0;
-            let v = match c.next {
-                _ if quiet => continue,
-                Next::Over => c.value(0),
-                _ => {
-                    let child = self.probe(c.board)?.ok_or_else(|| TableError::Corrupt {
-                        path: self.dir.clone(),
-                        why: format!("child {:?} of {b:?} is not indexed", c.board),
-                    })?;
-                    c.value(child as i32)
-                }
-            };
-            best = best.max(v);
-        }
-        Ok(best as i8)
     }
 
-    /// The error for a tier that is not built, with the command that builds it.
+    /// The error for a tier that is not built.
     pub fn missing(&self, n: usize) -> TableError {
-        let v = self.rules.variant();
-        let mut command = format!(
-            "mancala build {} --pits {} --seeds {}",
-            v.preset, v.pits, v.seeds
-        );
-        if v.empty_capture {
-            command.push_str(" --empty-capture");
-        }
-        if v.preset == mancala_rules::Preset::Wari {
-            command.push_str(&format!(" --grand-slam {}", v.grand_slam.id()));
-        }
-        command.push_str(&format!(" --max-seeds {n} --dir {}", self.dir.display()));
         TableError::Missing {
             tier: n,
-            key: v.key(),
+            key: self.rules.variant().key(),
             dir: self.dir.clone(),
-            command,
+        }
+    }
+}
+
+/// Lower-tier values read one position at a time through [`Tables::probe`]. The first error
+/// is kept for the caller (the solver's interface reads values, not results).
+struct Probed<'a> {
+    tables: &'a Tables,
+    error: Mutex<Option<TableError>>,
+}
+
+impl LowerTiers for Probed<'_> {
+    fn value(&self, tier: usize, rank: u64) -> i8 {
+        let b = self.tables.ix.unrank(tier, rank);
+        match self.tables.probe(b) {
+            Ok(Some(v)) => v,
+            Ok(None) => {
+                self.fail(FileError::corrupt(
+                    &self.tables.dir,
+                    format!("position {b:?} of tier {tier} is not indexed"),
+                ));
+                0
+            }
+            Err(e) => {
+                self.fail(e);
+                0
+            }
+        }
+    }
+}
+
+impl Probed<'_> {
+    fn fail(&self, e: impl Into<TableError>) {
+        let mut slot = self.error.lock().expect("not poisoned");
+        if slot.is_none() {
+            *slot = Some(e.into());
         }
     }
 }
@@ -266,33 +280,15 @@ pub(crate) fn decode_tier<L: LowerTiers>(
     n: usize,
     table: &Table,
     lower: &L,
-) -> Result<Vec<u8>, TableError> {
+) -> Result<Vec<u8>, FileError> {
     let entries = table.entries() as usize;
     let blocks: Vec<Vec<u8>> = (0..table.blocks())
         .into_par_iter()
         .map(|i| {
             let len = BLOCK.min(entries - i * BLOCK);
-            codec::decode_block(rules, ix, n, i, len, table.block(i)?, lower).map_err(|why| {
-                TableError::Corrupt {
-                    path: table.path().to_path_buf(),
-                    why: format!("block {i}: {why}"),
-                }
-            })
+            codec::decode_block(rules, ix, n, i, len, table.block(i)?, lower)
+                .map_err(|why| FileError::corrupt(table.path(), format!("block {i}: {why}")))
         })
         .collect::<Result<_, _>>()?;
     Ok(blocks.concat())
-}
-
-/// Peak resident memory of this process in MiB (0 where /proc is unavailable).
-pub fn peak_rss_mb() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|kb| kb.parse::<u64>().ok())
-        })
-        .map(|kb| kb / 1024)
-        .unwrap_or(0)
 }

@@ -1,7 +1,7 @@
 //! Reading and writing one tier's table file.
 
 use crate::format::{self, Encoding, Header, BLOCK, HEADER_LEN, VERSION};
-use crate::TableError;
+use crate::FileError;
 use memmap2::Mmap;
 use std::fs::{self, File};
 use std::io::Write;
@@ -38,24 +38,21 @@ impl Table {
         tier: usize,
         entries: u64,
         check_payload: bool,
-    ) -> Result<Table, TableError> {
-        let io = |e| TableError::io(path, e);
+    ) -> Result<Table, FileError> {
+        let io = |e| FileError::io(path, e);
         let file = File::open(path).map_err(io)?;
         // SAFETY: table files are written once under a temporary name and renamed into place;
         // nothing modifies them while they are mapped.
         let map = unsafe { Mmap::map(&file) }.map_err(io)?;
         let header = Header::parse(&map, path)?;
         if header.key != key {
-            return Err(TableError::WrongVariant {
+            return Err(FileError::WrongVariant {
                 path: path.to_path_buf(),
                 found: header.key,
                 expected: key.to_string(),
             });
         }
-        let corrupt = |why: String| TableError::Corrupt {
-            path: path.to_path_buf(),
-            why,
-        };
+        let corrupt = |why: String| FileError::corrupt(path, why);
         if header.tier as usize != tier || header.entries != entries {
             return Err(corrupt(format!(
                 "holds tier {} with {} positions, expected tier {tier} with {entries}",
@@ -82,7 +79,7 @@ impl Table {
             )));
         }
         if check_payload && format::checksum(payload) != header.checksum {
-            return Err(TableError::Checksum {
+            return Err(FileError::Checksum {
                 path: path.to_path_buf(),
             });
         }
@@ -97,14 +94,17 @@ impl Table {
         })
     }
 
+    /// The file.
     pub fn path(&self) -> &Path {
         &self.path
     }
 
+    /// The file's header.
     pub fn header(&self) -> &Header {
         &self.header
     }
 
+    /// Positions in the tier.
     pub fn entries(&self) -> u64 {
         self.header.entries
     }
@@ -154,16 +154,13 @@ impl Table {
     }
 
     /// The compressed bytes of block `i`.
-    pub(crate) fn block(&self, i: usize) -> Result<&[u8], TableError> {
+    pub(crate) fn block(&self, i: usize) -> Result<&[u8], FileError> {
         let Data::Blocks(m) = &self.data else {
             unreachable!("only compressed tables have blocks")
         };
         let payload = &m[HEADER_LEN..];
-        let (a, b) =
-            format::block_range(payload, self.blocks(), i).ok_or_else(|| TableError::Corrupt {
-                path: self.path.clone(),
-                why: "bad block offset table".into(),
-            })?;
+        let (a, b) = format::block_range(payload, self.blocks(), i)
+            .ok_or_else(|| FileError::corrupt(&self.path, "bad block offset table"))?;
         Ok(&payload[a..b])
     }
 
@@ -188,8 +185,8 @@ pub fn write_table(
     entries: u64,
     encoding: Encoding,
     payload: &[u8],
-) -> Result<u64, TableError> {
-    let io = |e| TableError::io(path, e);
+) -> Result<u64, FileError> {
+    let io = |e| FileError::io(path, e);
     let header = Header {
         version: VERSION,
         tier: tier as u32,
@@ -205,15 +202,15 @@ pub fn write_table(
         key: key.to_string(),
     };
     if let Some(parent) = path.parent() {
-        fs::create_dir_all(parent).map_err(|e| TableError::io(parent, e))?;
+        fs::create_dir_all(parent).map_err(|e| FileError::io(parent, e))?;
     }
     let tmp = path.with_extension("mtb.tmp");
     {
-        let mut f = File::create(&tmp).map_err(|e| TableError::io(&tmp, e))?;
+        let mut f = File::create(&tmp).map_err(|e| FileError::io(&tmp, e))?;
         f.write_all(&header.to_bytes())
-            .map_err(|e| TableError::io(&tmp, e))?;
-        f.write_all(payload).map_err(|e| TableError::io(&tmp, e))?;
-        f.sync_all().map_err(|e| TableError::io(&tmp, e))?;
+            .map_err(|e| FileError::io(&tmp, e))?;
+        f.write_all(payload).map_err(|e| FileError::io(&tmp, e))?;
+        f.sync_all().map_err(|e| FileError::io(&tmp, e))?;
     }
     fs::rename(&tmp, path).map_err(io)?;
     Ok(HEADER_LEN as u64 + payload.len() as u64)

@@ -1,5 +1,5 @@
 //! Re-checking built tables: every header and checksum, then every position against its
-//! children (the value must equal the best move's value, by RULES.md's recurrence).
+//! children (the value must equal the best move's value: docs/rules.md, Conventions).
 
 use crate::set::Tables;
 use crate::TableError;
@@ -16,13 +16,20 @@ pub struct VerifyReport {
     pub first_bad: Option<BadEntry>,
 }
 
+/// A stored value that disagrees with the position's moves.
 #[derive(Debug, Clone)]
 pub struct BadEntry {
+    /// The tier's file.
     pub path: PathBuf,
+    /// The tier.
     pub tier: usize,
+    /// The position's rank in its tier.
     pub rank: u64,
+    /// Its pits, mover-relative.
     pub position: Vec<u8>,
+    /// The value in the file.
     pub stored: i32,
+    /// The best move's value from the children (`i32::MIN` when a child's tier is missing).
     pub recomputed: i32,
 }
 

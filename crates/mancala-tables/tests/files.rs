@@ -4,7 +4,7 @@
 
 use mancala_rules::{Options, Preset, Rules, Variant};
 use mancala_tables::{
-    build, format, pack, tier_path, verify, BuildOptions, Table, TableError, Tables,
+    build, format, pack, tier_path, verify, BuildOptions, FileError, Table, TableError, Tables,
 };
 use std::path::{Path, PathBuf};
 
@@ -134,52 +134,53 @@ fn bad_files_are_rejected_with_clear_errors() {
     // Truncated.
     std::fs::write(&path, &good[..good.len() - 10]).unwrap();
     let e = open().err().unwrap();
-    assert!(matches!(e, TableError::Corrupt { .. }), "{e}");
+    assert!(matches!(e, FileError::Corrupt { .. }), "{e}");
     assert!(e.to_string().contains("truncated"), "{e}");
     std::fs::write(&path, &good[..50]).unwrap();
-    assert!(matches!(open().err().unwrap(), TableError::Corrupt { .. }));
+    assert!(matches!(open().err().unwrap(), FileError::Corrupt { .. }));
 
     // One bit flipped in the payload, and one in the header.
     let mut flipped = good.clone();
     flipped[format::HEADER_LEN + 1000] ^= 0x04;
     std::fs::write(&path, &flipped).unwrap();
     let e = open().err().unwrap();
-    assert!(matches!(e, TableError::Checksum { .. }), "{e}");
+    assert!(matches!(e, FileError::Checksum { .. }), "{e}");
     let mut flipped = good.clone();
     flipped[16] ^= 0x01;
     std::fs::write(&path, &flipped).unwrap();
-    assert!(matches!(open().err().unwrap(), TableError::Corrupt { .. }));
+    assert!(matches!(open().err().unwrap(), FileError::Corrupt { .. }));
 
     // Another rule set's table in this folder.
     std::fs::write(&path, &good).unwrap();
     let e = Table::open(&path, "oware-6x4", n, size, true)
         .err()
         .unwrap();
-    assert!(matches!(e, TableError::WrongVariant { .. }), "{e}");
+    assert!(matches!(e, FileError::WrongVariant { .. }), "{e}");
     assert!(e.to_string().contains("awari-6x4"), "{e}");
 
     // Another format version.
     patch_header(&path, 8, &99u32.to_le_bytes());
     let e = open().err().unwrap();
-    assert!(matches!(e, TableError::Version { found: 99, .. }), "{e}");
-    assert!(e.to_string().contains("rebuild"), "{e}");
+    assert!(matches!(e, FileError::Version { found: 99, .. }), "{e}");
+    assert!(e.to_string().contains("reads version 2"), "{e}");
 
     // Not a table at all.
     std::fs::write(&path, vec![7u8; 4096]).unwrap();
     assert!(open().err().unwrap().to_string().contains("magic"));
 
-    // A missing tier names the command that builds it.
+    // A missing tier is named with its rule set and folder; what to run is the caller's to
+    // say (the command line writes out the build command).
     std::fs::remove_file(&path).unwrap();
     let tables = Tables::open(&dir, &r, 9, true).unwrap();
     let e = tables
         .probe(r.start().flip(6))
         .err()
         .unwrap_or_else(|| tables.missing(48));
-    assert!(matches!(e, TableError::Missing { .. }));
-    assert!(tables
-        .missing(9)
-        .to_string()
-        .contains("mancala build awari"));
+    assert!(matches!(e, TableError::Missing { tier: 48, .. }), "{e}");
+    let m = tables.missing(9).to_string();
+    assert!(m.contains("tier 9 of awari-6x4"), "{m}");
+    assert!(m.contains(dir.to_str().unwrap()), "{m}");
+    assert!(!m.contains("mancala build"), "{m}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

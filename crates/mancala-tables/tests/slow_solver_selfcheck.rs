@@ -118,10 +118,10 @@ fn oware_and_wari_one_pit_closed_form() {
     }
 }
 
-/// Kalah with one pit a side, written from the rules of RULES.md without `mancala_rules`. The
-/// sowing cycle from the only pit is: store, opponent's pit, own pit. Seed `k` (1-based) of a
-/// sowing goes to the store if `k % 3 == 1`, the opponent if `k % 3 == 2`, the own pit if
-/// `k % 3 == 0`. Every move stores its first seed, so there are no cycles and plain recursion
+/// Kalah with one pit a side, written from docs/rules.md (kalah and mancala) without
+/// `mancala_rules`. The sowing cycle from the only pit is: store, opponent's pit, own pit.
+/// Seed `k` (1-based) of a sowing goes to the store if `k % 3 == 1`, the opponent if
+/// `k % 3 == 2`, the own pit if `k % 3 == 0`. Every move stores its first seed, so there are no cycles and plain recursion
 /// is exact.
 fn kalah_one_pit(a: u32, bb: u32) -> i32 {
     if a == 0 || bb == 0 {

@@ -1,16 +1,17 @@
 //! A deliberately simple REFERENCE implementation of the two-row mancala rules
 //! (`awari`, `oware`, `wari` with its grand-slam options, `kalah` / `mancala`).
 //!
-//! It is written from `RULES.md` / `seed-rules.md` only, independently of the
-//! fast engine, and is used by tests to cross-check that engine.  Speed is not
-//! a goal: boards are plain `Vec<u8>`, everything is explicit index loops.
+//! It is written from the rules as docs/rules.md, awari, oware, wari and kalah
+//! and mancala, state them, independently of the fast engine, and is used by
+//! tests to cross-check that engine.  Speed is not a goal: boards are plain
+//! `Vec<u8>`, everything is explicit index loops.
 //!
 //! Board convention (mover-relative): `pits.len() == 2m`; indices `0..m` are
 //! the side to move's pits in its own sowing order, `m..2m` the opponent's pits
 //! in the opponent's sowing order.  Sowing goes `i -> i+1 -> ... -> 2m-1 -> 0`.
 //! The pit opposite own pit `j` is `2m-1-j`.  Stores are not part of a position.
 //!
-//! Readings chosen where the brief leaves a case open (see also each function):
+//! Readings chosen where docs/rules.md leaves a case open (see also each function):
 //! * Feeding / starving rules look at the opponent's side of the position
 //!   *after* the whole move, including grand-slam resolution.  A child of kind
 //!   `Over` counts as leaving the opponent with no seeds (every pit is zero).
@@ -25,10 +26,11 @@
 #![allow(clippy::needless_range_loop)]
 
 /// What happens to a capture that would take every seed on the opponent's side
-/// (seed-rules.md 3.1.3).
+/// (docs/rules.md, wari).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RefGrandSlam {
-    /// Captures normally (plain `awari`, seed D / GS7-like).
+    /// Captures normally (plain `awari`; as on the translated English page of the Russian
+    /// rules compilation, where the victim then cannot move).
     Capture,
     /// GS1: the move is illegal.
     Forbidden,

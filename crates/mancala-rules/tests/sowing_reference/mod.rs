@@ -1,5 +1,5 @@
 //! A deliberately plain second implementation of the sowing-family presets, written from
-//! seed-rules.md without looking at `src/sowing.rs`: the board is a ring of cells (pits and the
+//! docs/rules.md without looking at `src/sowing.rs`: the board is a ring of cells (pits and the
 //! mover's store) walked one seed at a time, a never-ending relay is found with a set of every
 //! state seen, and the end rules are spelled out per preset. Slow and obvious on purpose.
 

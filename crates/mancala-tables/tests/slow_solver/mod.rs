@@ -5,7 +5,7 @@
 //!
 //! # What is computed
 //!
-//! The table value of RULES.md ("Conventions for every preset"): the net future gain of the side
+//! The table value of docs/rules.md (Conventions): the net future gain of the side
 //! to move under perfect play. A move that gains `g` and passes the turn to a child of value `v`
 //! is worth `g - v`; one that keeps the turn (`Next::Mover`) is worth `g + v`; one that ends the
 //! game (`Next::Over`) is worth `gain - opp_gain`; [`Child::value`] encodes exactly this. A

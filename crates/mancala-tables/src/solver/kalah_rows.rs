@@ -8,7 +8,7 @@
 //! and per position only looks at the opponent's row: the pit facing a capture, the row a
 //! capture or an overflow leaves. Laps (rare in the tiers worth solving) go to the rules.
 //!
-//! `levels.rs` checks this against the rules' move generator byte for byte on whole tiers.
+//! The solver's tests check this against the rules' move generator byte for byte on whole tiers.
 
 use mancala_index::{Indexer, Rows};
 use mancala_rules::Board;

@@ -14,10 +14,11 @@
 //! on each other, so a level is solved in parallel, and the result does not depend on the
 //! thread count.
 
+use super::kalah_rows::{self, Mover, Outcome, PitMove, Theirs};
+use super::Job;
 use crate::bytes::Bytes;
-use crate::kalah_rows::{self, Mover, Outcome, PitMove, Theirs};
+use crate::core::LowerTiers;
 use crate::prefetch;
-use crate::solve::{LowerTiers, Progress};
 use mancala_index::{Indexer, Rows};
 use mancala_rules::{byte_sum, Board, Child, Children, Family, Next, Rules};
 use rayon::prelude::*;
@@ -77,30 +78,12 @@ impl Catalog {
     }
 }
 
-/// Solves tier `n` of rules whose quiet moves raise the potential. Returns one signed byte
-/// per rank.
-pub(crate) fn solve_levels<L: LowerTiers>(
-    rules: &Rules,
-    ix: &Indexer,
-    n: usize,
-    lower: &L,
-    progress: &dyn Progress,
-) -> Bytes {
-    solve_levels_with(rules, ix, n, lower, progress, true)
-}
-
-/// [`solve_levels`], with Kalah-type moves worked out on whole rows or by the rules' move
-/// generator (the two must agree).
-pub(crate) fn solve_levels_with<L: LowerTiers>(
-    rules: &Rules,
-    ix: &Indexer,
-    n: usize,
-    lower: &L,
-    progress: &dyn Progress,
-    row_moves: bool,
-) -> Bytes {
+/// Solves tier `n` of rules whose quiet moves raise the potential, with Kalah-type moves
+/// worked out on whole rows or by the rules' move generator (the two must agree). Returns
+/// one signed byte per rank. Progress: `size` units.
+pub(crate) fn solve<L: LowerTiers>(job: Job<'_, L>, row_moves: bool) -> Bytes {
+    let (rules, ix, n, lower) = (job.rules, job.ix, job.n, job.lower);
     assert!(rules.quiet_moves_raise_potential());
-    assert!(n <= 126, "tiers above 126 seeds do not fit a signed byte");
     let size = ix.size(n) as usize;
     let mut mem = Bytes::zeroed(size);
     let values = mem.atomic_bytes();
@@ -162,7 +145,7 @@ pub(crate) fn solve_levels_with<L: LowerTiers>(
                 (mine.len() * theirs.len()) as u64
             })
             .sum();
-        progress.advance(done);
+        job.progress.advance(done);
     }
     mem
 }

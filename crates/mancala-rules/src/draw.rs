@@ -5,10 +5,18 @@
 //! indices (0 = the owner's leftmost pit), the numbers `--moves` takes. In a later nam-nam
 //! round a player may own pit `j` of the other row: he plays it as move `m + j`.
 
-use mancala_rules::{Family, Game};
+use crate::{Family, Game};
 use std::fmt::Write;
 
-pub fn draw(game: &Game) -> String {
+impl Game {
+    /// The board with both stores and a status line: who moves and the legal moves, or the
+    /// result.
+    pub fn draw(&self) -> String {
+        draw(self)
+    }
+}
+
+fn draw(game: &Game) -> String {
     let rules = game.rules();
     let m = rules.pits();
     let pits = game.absolute_pits();

@@ -1,5 +1,5 @@
 //! Phase 2 of a tier: growing `W_t` and `L_t` from their seeds, one breadth-first round at a
-//! time (see the module docs of `solve`).
+//! time (see the module docs of `retrograde`).
 //!
 //! A round tells the predecessors of newly decided positions. The sets are least fixpoints, so
 //! the order in which a round's updates land does not change them, and the result is the
@@ -9,37 +9,14 @@
 //! in cache and needs no atomics, was tried: moving ~24 bytes per update through memory
 //! several times cost more than the cache misses it saved.)
 
-use crate::graph::QuietGraph;
+use super::cell::{value, COUNT, COUNT_ONE, DECIDED};
+use super::quiet_graph::QuietGraph;
+use crate::core::CHUNK;
 use crate::prefetch;
 use mancala_index::Indexer;
 use mancala_rules::{Board, Rules};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
-
-// A position's cell: the low byte is its value (the best exit until decided), the high byte
-// its state. Keeping both in one word means an update touches one cache line and learns the
-// exit from the same atomic operation that counts down.
-
-/// State: one quiet move whose child is not yet known to be `>= t`, and the mask of them.
-pub(crate) const COUNT_ONE: u16 = 0x0100;
-pub(crate) const COUNT: u16 = 0x0f00;
-/// State: the value is final.
-pub(crate) const DECIDED: u16 = 0x8000;
-
-/// A cell holding `value` with `quiet` quiet moves still to report.
-#[inline(always)]
-pub(crate) fn cell(value: i8, quiet: u8) -> u16 {
-    (quiet as u16) << 8 | value as u8 as u16
-}
-
-/// The value byte of a cell.
-#[inline(always)]
-pub(crate) fn value(cell: u16) -> i8 {
-    cell as u8 as i8
-}
-
-/// Positions a seeding task scans at once.
-pub(crate) const CHUNK: u64 = 1 << 15;
 
 /// Predecessor updates gathered and prefetched before touching the state bytes.
 const BATCH: usize = 64;

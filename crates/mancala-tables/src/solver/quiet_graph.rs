@@ -6,9 +6,9 @@
 //! Memory: 8 bytes a position for the offsets and 4 a quiet move, so this suits the small
 //! tiers these games are solved on, not the 10^9-position tiers of Awari.
 
-use crate::rounds::CHUNK;
+use crate::core::CHUNK;
 use mancala_index::Indexer;
-use mancala_rules::{Children, Next, Rules};
+use mancala_rules::{Children, Rules};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
@@ -72,7 +72,7 @@ fn for_each_quiet_move(rules: &Rules, ix: &Indexer, n: usize, f: impl Fn(u64, u6
                 continue;
             }
             for c in kids.iter() {
-                if c.next == Next::Opponent && c.gain == 0 && c.opp_gain == 0 {
+                if c.is_quiet() {
                     let to = ix
                         .rank(c.board)
                         .expect("a quiet move stays in the indexed tier");

@@ -1,0 +1,98 @@
+//! The libraries' errors say what is wrong; here they also say what to do, with the command
+//! to run written out with every option the user gave.
+
+use crate::args::VariantArgs;
+use mancala_oracle::OracleError;
+use mancala_search::SearchError;
+use mancala_tables::{FileError, TableError};
+use std::path::Path;
+
+/// The context that advice needs: the variant as the user named it and the table folder.
+pub struct Advice<'a> {
+    pub variant: &'a VariantArgs,
+    pub dir: &'a Path,
+}
+
+impl Advice<'_> {
+    /// A table error with the command that mends it.
+    pub fn table(&self, e: TableError) -> anyhow::Error {
+        let build = |max: usize| self.variant.build_command(max, self.dir);
+        let hint = match &e {
+            TableError::Missing { tier, .. } => format!("run `{}`", build(*tier)),
+            TableError::TooLarge { .. } => "lower --max-seeds".to_string(),
+            TableError::Index(_) => String::new(),
+            TableError::File(f) => match f {
+                FileError::Io { .. } => {
+                    "check the path and its permissions (and the free space when building)".into()
+                }
+                FileError::WrongVariant { .. } => {
+                    "point --dir at another folder, or delete the file and build again".into()
+                }
+                FileError::Corrupt { .. }
+                | FileError::Checksum { .. }
+                | FileError::Version { .. } => {
+                    let tier = tier_of(f.path()).unwrap_or(0);
+                    format!(
+                        "`{}` replaces it (a build rebuilds any damaged or outdated tier)",
+                        build(tier)
+                    )
+                }
+            },
+        };
+        with_hint(e.into(), hint)
+    }
+
+    /// A search error with what to change; `seeds` are the position's.
+    pub fn search(&self, e: SearchError, seeds: usize) -> anyhow::Error {
+        if let SearchError::Table(t) = e {
+            return self.table(t);
+        }
+        let hint = match &e {
+            SearchError::Table(_) => String::new(),
+            SearchError::TooBig { .. } => format!(
+                "build tables that hold the position (`{}`), raise --reach-limit if memory allows (about 30 bytes a position), or give --max-seconds for proven bounds",
+                self.variant.build_command(seeds, self.dir)
+            ),
+            SearchError::Alloc(_) => "try a smaller --hash".into(),
+            SearchError::NoThreads => "give --threads 1 or more".into(),
+            SearchError::NoHash => "give --hash 1 or more".into(),
+            SearchError::OutOfTime { .. } => "raise --max-seconds".into(),
+            SearchError::TooDeep(_) | SearchError::Internal(_) => String::new(),
+        };
+        with_hint(e.into(), hint)
+    }
+
+    /// An oracle error: the table or search advice, or the verifier for inconsistent tables.
+    pub fn oracle(&self, e: OracleError, seeds: usize) -> anyhow::Error {
+        match e {
+            OracleError::Table(t) => self.table(t),
+            OracleError::Search(s) => self.search(s, seeds),
+            e @ OracleError::Inconsistent { .. } => with_hint(
+                e.into(),
+                format!(
+                    "run `{} --dir {}`",
+                    self.variant.command("verify"),
+                    self.dir.display()
+                ),
+            ),
+            e => e.into(),
+        }
+    }
+}
+
+fn with_hint(e: anyhow::Error, hint: String) -> anyhow::Error {
+    if hint.is_empty() {
+        e
+    } else {
+        anyhow::anyhow!("{e}; {hint}")
+    }
+}
+
+/// The tier of a table file named `tier-NNN.mtb`.
+fn tier_of(path: &Path) -> Option<usize> {
+    path.file_stem()?
+        .to_str()?
+        .strip_prefix("tier-")?
+        .parse()
+        .ok()
+}

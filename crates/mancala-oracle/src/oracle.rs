@@ -1,0 +1,324 @@
+//! [`Oracle`]: the value of a position, of each of its moves, its best moves and a principal
+//! variation, from the tables where they hold the position and by exact search above them.
+
+use crate::settings::{default_tables, Settings, TableSize};
+use crate::OracleError;
+use mancala_rules::{Board, Next, Node, Rules};
+use mancala_search::{Memory, Observer, SearchError, Solution, Solver, PV_LIMIT};
+use mancala_tables::{build, BuildObserver, BuildOptions, Tables, MAX_TIER};
+use std::collections::HashSet;
+use std::path::PathBuf;
+
+/// Perfect play for one rule set: tables opened from one folder, and a searcher above them
+/// whose transposition table is kept from one question to the next.
+pub struct Oracle {
+    rules: Rules,
+    settings: Settings,
+    tables: Option<Tables>,
+    /// The searcher's memory between questions (`None` only while a search runs).
+    memory: Option<Memory>,
+}
+
+/// Where an answer came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// Table reads: the tables hold the position and every position its moves lead to.
+    Table,
+    /// An exact search over the tiers that are built.
+    Search,
+}
+
+impl Source {
+    /// `table` or `search`, as the command line's JSON says it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::Table => "table",
+            Source::Search => "search",
+        }
+    }
+}
+
+/// The value of a position and of each of its moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answer {
+    /// Net future gain of the side to move under perfect play.
+    pub value: i32,
+    /// Every legal move (the mover's pit index) with its value, in pit order; empty when the
+    /// game is over.
+    pub moves: Vec<(usize, i32)>,
+    /// The moves worth `value`, in pit order.
+    pub best: Vec<usize>,
+    /// Where the values came from.
+    pub source: Source,
+}
+
+/// The tables a search of a position will probe, before any is built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TablePlan {
+    /// Tiers `0..=up_to` will be probed.
+    pub up_to: usize,
+    /// Some of them are missing and will be built first.
+    pub build: bool,
+    /// The rule set's key: its tables live in `dir/key`.
+    pub key: String,
+    /// The table folder.
+    pub dir: PathBuf,
+}
+
+impl Oracle {
+    /// An oracle for `rules` with nothing opened yet: [`Oracle::use_tables`] or
+    /// [`Oracle::open_built`] opens the tables, and a question without tables is answered by
+    /// search alone.
+    pub fn new(rules: Rules, settings: Settings) -> Oracle {
+        Oracle {
+            rules,
+            settings,
+            tables: None,
+            memory: Some(Memory::default()),
+        }
+    }
+
+    /// The rule set.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The settings it was made with.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The tables opened, if any.
+    pub fn tables(&self) -> Option<&Tables> {
+        self.tables.as_ref()
+    }
+
+    /// The largest seed count a search answers from the tables (every tier up to it is open).
+    pub fn tables_up_to(&self) -> Option<usize> {
+        self.tables.as_ref().and_then(Tables::complete_up_to)
+    }
+
+    /// The tables a search of a position with `seeds` seeds should probe: the size asked for
+    /// in the settings or, by default, the size that answers fastest
+    /// ([`crate::default_tables`]), or a larger complete set already in the folder. `None`
+    /// when the settings ask for no tables.
+    pub fn plan_tables(&self, seeds: usize) -> Result<Option<TablePlan>, OracleError> {
+        let cap = seeds.min(self.rules.max_seeds()).min(MAX_TIER);
+        let want = match self.settings.tables {
+            TableSize::Off => return Ok(None),
+            TableSize::UpTo(n) => n.min(cap),
+            TableSize::Auto => default_tables(&self.rules, seeds).min(cap),
+        };
+        let present = Tables::open(&self.settings.dir, &self.rules, cap, false)?.complete_up_to();
+        let (up_to, build) = match present {
+            // A larger complete set costs nothing more to use, unless a size was asked for.
+            Some(k) if k >= want && self.settings.tables == TableSize::Auto => (k, false),
+            Some(k) if k >= want => (want, false),
+            _ => (want, true),
+        };
+        Ok(Some(TablePlan {
+            up_to,
+            build,
+            key: self.rules.variant().key(),
+            dir: self.settings.dir.clone(),
+        }))
+    }
+
+    /// Opens the tables of `plan`, building the missing tiers first (`obs` sees the build),
+    /// and decodes compressed tiers into memory so that each probe of the search is one byte
+    /// read. Returns the positions decoded.
+    pub fn use_tables(
+        &mut self,
+        plan: &TablePlan,
+        obs: &dyn BuildObserver,
+    ) -> Result<u64, OracleError> {
+        if plan.build {
+            let opts = BuildOptions {
+                dir: plan.dir.clone(),
+                max_seeds: plan.up_to,
+                compress: false,
+            };
+            build(&self.rules, &opts, obs)?;
+        }
+        let mut tables = Tables::open(&plan.dir, &self.rules, plan.up_to, true)?;
+        let packed = compressed_positions(&tables);
+        if packed > 0 {
+            tables.decode_up_to(plan.up_to)?;
+        }
+        self.tables = Some(tables);
+        Ok(packed)
+    }
+
+    /// Opens whatever tiers `0..=max` are built, without building any: a question the tables
+    /// do not cover is then searched over the complete range among them.
+    pub fn open_built(&mut self, max: usize) -> Result<(), OracleError> {
+        let max = max.min(self.rules.max_seeds()).min(MAX_TIER);
+        self.tables = Some(Tables::open(&self.settings.dir, &self.rules, max, true)?);
+        Ok(())
+    }
+
+    /// The value of `b` and of each move: from the tables when they hold `b` and every
+    /// position its moves lead to, else by search over the tiers that are built (with no
+    /// tier built at all, the error that names the tier to build).
+    pub fn query(&mut self, b: Board, obs: &dyn Observer) -> Result<Answer, OracleError> {
+        if self.covered(b) {
+            let (value, moves) = self.read_tables(b)?;
+            return Ok(answer(value, moves, Source::Table));
+        }
+        let n = b.total() as usize;
+        match &mut self.tables {
+            Some(t) if t.complete_up_to().is_some() => {
+                // Only the complete range is probed (see `Solver::new`).
+                if let Some(k) = t.complete_up_to().filter(|_| compressed_positions(t) > 0) {
+                    t.decode_up_to(k)?;
+                }
+            }
+            Some(t) => return Err(t.missing(n).into()),
+            None => {}
+        }
+        let moves = self.with_solver(|s| s.move_values(b, obs))?;
+        let value = match self.rules.node(b) {
+            Node::Terminal { mover, opp } => mover as i32 - opp as i32,
+            Node::Moves(_) => moves.iter().map(|m| m.1).max().unwrap_or(0),
+        };
+        Ok(answer(value, moves, Source::Search))
+    }
+
+    /// The value of `b`, every best move and a principal variation, by search over the open
+    /// tables (with a time limit in the settings, possibly only proven bounds).
+    pub fn solve(&mut self, b: Board, obs: &dyn Observer) -> Result<Solution, OracleError> {
+        self.with_solver(|s| s.solve(b, obs))
+    }
+
+    /// A principal variation from `b`: each move achieves the value of the position it is
+    /// played in. Read from the tables while they cover the line, else found by search. It
+    /// ends when the game ends, a position repeats (endless play) or after
+    /// [`PV_LIMIT`] moves.
+    pub fn principal_variation(&mut self, b: Board) -> Result<Vec<usize>, OracleError> {
+        let mut pv = Vec::new();
+        let mut seen = HashSet::new();
+        let mut b = b;
+        while pv.len() < PV_LIMIT && seen.insert(b) {
+            if !self.covered(b) {
+                let rest = self.solve(b, &())?.pv;
+                pv.extend(rest.into_iter().take(PV_LIMIT - pv.len()));
+                break;
+            }
+            let (value, moves) = self.read_tables(b)?;
+            let Some(&(pit, _)) = moves.iter().find(|m| m.1 == value) else {
+                break;
+            };
+            pv.push(pit);
+            let Node::Moves(kids) = self.rules.node(b) else {
+                break;
+            };
+            let Some(c) = kids.iter().find(|c| c.pit as usize == pit) else {
+                break;
+            };
+            if c.next == Next::Over {
+                break;
+            }
+            b = c.board;
+        }
+        Ok(pv)
+    }
+
+    /// Runs `f` on a searcher over the open tables, keeping its memory for the next question.
+    fn with_solver<T>(
+        &mut self,
+        f: impl FnOnce(&mut Solver<'_>) -> Result<T, SearchError>,
+    ) -> Result<T, OracleError> {
+        let memory = self.memory.take().unwrap_or_default();
+        let mut solver = Solver::with_memory(
+            &self.rules,
+            self.tables.as_ref(),
+            self.settings.search,
+            memory,
+        )?;
+        let out = f(&mut solver);
+        self.memory = Some(solver.into_memory());
+        Ok(out?)
+    }
+
+    /// Do the open tables hold `b` and every position its moves lead to?
+    fn covered(&self, b: Board) -> bool {
+        let Some(tables) = &self.tables else {
+            return false;
+        };
+        if tables
+            .complete_up_to()
+            .is_none_or(|k| k < b.total() as usize)
+        {
+            return false;
+        }
+        let ix = tables.indexer();
+        match self.rules.node(b) {
+            Node::Terminal { .. } => true,
+            Node::Moves(kids) => {
+                ix.contains(b)
+                    && kids
+                        .iter()
+                        .all(|c| c.next == Next::Over || ix.contains(c.board))
+            }
+        }
+    }
+
+    /// The value of a covered position and of each move, read from the tables; the stored
+    /// value must be the best move's.
+    fn read_tables(&self, b: Board) -> Result<(i32, Vec<(usize, i32)>), OracleError> {
+        let tables = self.tables.as_ref().expect("covered");
+        match self.rules.node(b) {
+            Node::Terminal { mover, opp } => Ok((mover as i32 - opp as i32, Vec::new())),
+            Node::Moves(kids) => {
+                let mut moves = Vec::new();
+                for c in &kids {
+                    let v = match c.next {
+                        Next::Over => c.value(0),
+                        _ => {
+                            let child = tables
+                                .probe(c.board)?
+                                .ok_or(OracleError::NotIndexed { position: c.board })?;
+                            c.value(child as i32)
+                        }
+                    };
+                    moves.push((c.pit as usize, v));
+                }
+                let best = moves.iter().map(|m| m.1).max().unwrap_or(i32::MIN);
+                if let Some(stored) = tables.probe(b)? {
+                    if stored as i32 != best {
+                        return Err(OracleError::Inconsistent {
+                            position: b,
+                            stored: stored as i32,
+                            best,
+                            key: self.rules.variant().key(),
+                            dir: self.settings.dir.clone(),
+                        });
+                    }
+                }
+                Ok((best, moves))
+            }
+        }
+    }
+}
+
+fn answer(value: i32, moves: Vec<(usize, i32)>, source: Source) -> Answer {
+    let best = moves.iter().filter(|m| m.1 == value).map(|m| m.0).collect();
+    Answer {
+        value,
+        moves,
+        best,
+        source,
+    }
+}
+
+/// Positions of the complete range of `tables` that are stored compressed and not decoded.
+fn compressed_positions(tables: &Tables) -> u64 {
+    let Some(max) = tables.complete_up_to() else {
+        return 0;
+    };
+    (0..=max)
+        .filter_map(|n| tables.tier(n))
+        .filter(|t| t.is_compressed() && t.raw().is_none())
+        .map(|t| t.entries())
+        .sum()
+}

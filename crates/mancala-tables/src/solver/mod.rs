@@ -1,0 +1,168 @@
+//! The tier solvers: each turns the final values of the lower tiers into tier `n`'s values,
+//! one signed byte a rank.
+//!
+//! - [`retrograde`]: retrograde analysis by score thresholds, for rules whose quiet moves can
+//!   cycle (Awari type); in-tier predecessors come from un-sowing ([`Rules::predecessors`]),
+//!   or from [`quiet_graph`] where moves cannot be un-sown (relay sowing). The decided
+//!   positions of each threshold are spread to their predecessors by [`propagate`].
+//! - [`one_pass`]: one pass by potential, for rules whose quiet moves raise a potential, so
+//!   no tier has cycles (Kalah type); Kalah's moves are worked out on whole rows
+//!   ([`kalah_rows`]).
+//!
+//! Both give values that do not depend on the thread count (the tests below check that they
+//! agree where both apply).
+
+mod cell;
+mod kalah_rows;
+mod one_pass;
+mod propagate;
+mod quiet_graph;
+mod retrograde;
+
+use crate::bytes::Bytes;
+use crate::core::{LowerTiers, Progress, MAX_TIER};
+use mancala_index::Indexer;
+use mancala_rules::Rules;
+
+/// Solves tier `n`, given the final values of every lower tier. Returns one signed byte per
+/// rank. Tiers without cycles (Kalah type) are solved in one pass by potential, the others by
+/// retrograde analysis with thresholds.
+///
+/// Progress: [`progress_units`] units in all.
+pub fn solve_tier<L: LowerTiers>(
+    rules: &Rules,
+    ix: &Indexer,
+    n: usize,
+    lower: &L,
+    progress: &dyn Progress,
+) -> Bytes {
+    let job = Job {
+        progress,
+        ..Job::new(rules, ix, n, lower)
+    };
+    if rules.quiet_moves_raise_potential() {
+        one_pass::solve(job, true)
+    } else {
+        retrograde::solve(job, retrograde::GROUP_CHUNKS)
+    }
+}
+
+/// One tier to solve: the rules, the index, the tier's seeds, the final lower tiers, and
+/// where progress goes.
+pub(crate) struct Job<'a, L> {
+    rules: &'a Rules,
+    ix: &'a Indexer,
+    n: usize,
+    lower: &'a L,
+    progress: &'a dyn Progress,
+}
+
+impl<'a, L> Job<'a, L> {
+    /// A tier to solve without progress reports.
+    fn new(rules: &'a Rules, ix: &'a Indexer, n: usize, lower: &'a L) -> Job<'a, L> {
+        assert!(
+            n <= MAX_TIER,
+            "tier {n} is above the largest tier, {MAX_TIER}"
+        );
+        Job {
+            rules,
+            ix,
+            n,
+            lower,
+            progress: &(),
+        }
+    }
+}
+
+/// The work units [`solve_tier`] reports for a tier of `size` positions: one pass over the
+/// positions for the one-pass solver, two (exits, then thresholds) for the retrograde one.
+pub fn progress_units(rules: &Rules, size: u64) -> u64 {
+    if rules.quiet_moves_raise_potential() {
+        size
+    } else {
+        2 * size
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mancala_rules::{Preset, Variant};
+
+    struct Memory(Vec<Vec<u8>>);
+    impl LowerTiers for Memory {
+        fn value(&self, tier: usize, rank: u64) -> i8 {
+            self.0[tier][rank as usize] as i8
+        }
+    }
+
+    fn kalah(pits: u32, empty_capture: bool) -> Rules {
+        let opts = mancala_rules::Options {
+            pits: Some(pits),
+            empty_capture,
+            ..Default::default()
+        };
+        Rules::new(Variant::new(Preset::Kalah, opts).unwrap())
+    }
+
+    /// The one-pass solver of Kalah-type tiers and the retrograde analysis agree byte for
+    /// byte on every tier up to 14 seeds, for both capture rules.
+    #[test]
+    fn one_pass_agrees_with_retrograde_analysis_on_kalah() {
+        for empty_capture in [false, true] {
+            for pits in [3u32, 6] {
+                let rules = kalah(pits, empty_capture);
+                let ix = Indexer::new(&rules, 14).unwrap();
+                let mut lower = Memory(Vec::new());
+                for n in 0..=14 {
+                    let job = || Job::new(&rules, &ix, n, &lower);
+                    let one_pass = one_pass::solve(job(), true);
+                    let retro = retrograde::solve(job(), retrograde::GROUP_CHUNKS);
+                    assert_eq!(one_pass[..], retro[..], "kalah {pits} pits tier {n}");
+                    lower.0.push(retro.to_vec());
+                }
+            }
+        }
+    }
+
+    /// Kalah-type moves worked out on whole rows give the rules' move generator's values,
+    /// byte for byte, on every tier up to 14 seeds of every board width and both capture
+    /// rules.
+    #[test]
+    fn row_moves_agree_with_the_move_generator() {
+        for empty_capture in [false, true] {
+            for pits in 1u32..=6 {
+                let rules = kalah(pits, empty_capture);
+                let max = rules.max_seeds().min(if pits <= 4 { 16 } else { 13 });
+                let ix = Indexer::new(&rules, max).unwrap();
+                let mut lower = Memory(Vec::new());
+                for n in 0..=max {
+                    let rows = one_pass::solve(Job::new(&rules, &ix, n, &lower), true);
+                    let generic = one_pass::solve(Job::new(&rules, &ix, n, &lower), false);
+                    assert_eq!(rows[..], generic[..], "kalah {pits} pits tier {n}");
+                    lower.0.push(generic.to_vec());
+                }
+            }
+        }
+    }
+
+    /// Seeding a chunk at a time (many groups) gives the same values as seeding all at once.
+    #[test]
+    fn seed_groups_do_not_change_values() {
+        for preset in [Preset::Awari, Preset::Oware] {
+            let rules = Rules::new(Variant::preset(preset));
+            let ix = Indexer::new(&rules, 12).unwrap();
+            let mut lower = Memory(Vec::new());
+            for n in 0..=12 {
+                let all = retrograde::solve(Job::new(&rules, &ix, n, &lower), usize::MAX);
+                let one = retrograde::solve(Job::new(&rules, &ix, n, &lower), 1);
+                assert_eq!(all[..], one[..], "{preset} tier {n}");
+                lower.0.push(all.to_vec());
+            }
+            assert!(
+                ix.size(12) > 10 * crate::core::CHUNK,
+                "tier 12 spans many chunks"
+            );
+        }
+    }
+}
