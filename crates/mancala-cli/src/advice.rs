@@ -20,6 +20,13 @@ impl Advice<'_> {
         let hint = match &e {
             TableError::Missing { tier, .. } => format!("run `{}`", build(*tier)),
             TableError::TooLarge { .. } => "lower --max-seeds".to_string(),
+            TableError::MissingPublished { tier, .. } => format!(
+                "add that file to the folder (the database is published by seed count), or drop --vu-dir and use the engine's own tables (`{}`)",
+                build(*tier)
+            ),
+            TableError::NotPublished { .. } => {
+                "the published database's files exist for the Awari type (awari, oware, wari) only".into()
+            }
             TableError::Index(_) => String::new(),
             TableError::File(f) => match f {
                 FileError::Io { .. } => {
@@ -27,6 +34,10 @@ impl Advice<'_> {
                 }
                 FileError::WrongVariant { .. } => {
                     "point --dir at another folder, or delete the file and build again".into()
+                }
+                FileError::Corrupt { .. } if is_published(f.path()) => {
+                    "this is not the published database's file of that tier: download it again"
+                        .into()
                 }
                 FileError::Corrupt { .. }
                 | FileError::Checksum { .. }
@@ -86,6 +97,13 @@ fn with_hint(e: anyhow::Error, hint: String) -> anyhow::Error {
     } else {
         anyhow::anyhow!("{e}; {hint}")
     }
+}
+
+/// Is this a file of the published Awari database (`scores.N`)?
+fn is_published(path: &Path) -> bool {
+    path.file_name()
+        .and_then(|f| f.to_str())
+        .is_some_and(|f| f.starts_with("scores."))
 }
 
 /// The tier of a table file named `tier-NNN.mtb`.

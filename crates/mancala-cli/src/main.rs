@@ -4,6 +4,7 @@ mod advice;
 mod args;
 mod bench;
 mod engine;
+mod exchange;
 mod games;
 mod play;
 mod searching;
@@ -30,7 +31,8 @@ mancala tiers awari\n  \
 mancala play bao-kiswahili --engine north\n  \
 mancala play nam-nam --match --moves 0,1,2\n  \
 mancala query nam-nam --owners ssssssnnsnnn \"1 1 1 1 1 1 1 1 1 1 1 1 north\"\n  \
-mancala solve madjnuni --setup \"7 7 7 7 7 7 7 7 7 7 7 7 7 7\""
+mancala solve madjnuni --setup \"7 7 7 7 7 7 7 7 7 7 7 7 7 7\"\n  \
+mancala export awari --vu --out vu   # the published Awari database's files"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -59,6 +61,10 @@ enum Command {
     Solve(solve::SolveCmd),
     /// Fixed-depth searches of a fixed suite: nodes, nodes per second and a node-count signature
     Bench(bench::BenchCmd),
+    /// Write the published Awari database's files (scores.N) from built tables
+    Export(exchange::ExportCmd),
+    /// Turn the published Awari database's files (scores.N) into tables
+    Import(exchange::ImportCmd),
 }
 
 /// A reader that stops early (`mancala variants | head`) closes the pipe; `println!` then panics.
@@ -112,6 +118,8 @@ fn main() {
         Command::Pack(c) => c.run(),
         Command::Solve(c) => c.run(),
         Command::Bench(c) => c.run(),
+        Command::Export(c) => c.run(),
+        Command::Import(c) => c.run(),
     };
     if let Err(e) = result {
         eprintln!("error: {e:#}");

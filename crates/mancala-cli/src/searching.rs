@@ -44,6 +44,11 @@ pub struct SearchArgs {
     #[arg(long, short)]
     pub quiet: bool,
 
+    /// Awari type: probe the published Awari database's files (scores.N, any subset) in this
+    /// folder instead of the engine's own tables; nothing is built
+    #[arg(long, value_name = "D")]
+    pub vu_dir: Option<PathBuf>,
+
     /// Awari type: above the tables, solve up to this many reachable positions backwards
     /// (about 30 bytes of memory each); beyond that the search can only bound the value
     #[arg(long, value_name = "N", default_value_t = Options::default().reach_limit)]
@@ -99,6 +104,12 @@ impl SearchArgs {
             dir: &self.dir,
         };
         let mut oracle = Oracle::new(rules, self.settings()?);
+        if let Some(vu) = &self.vu_dir {
+            oracle
+                .use_published(vu, seeds)
+                .map_err(|e| advice.oracle(e, seeds))?;
+            return Ok(oracle);
+        }
         let plan = oracle
             .plan_tables(seeds)
             .map_err(|e| advice.oracle(e, seeds))?;

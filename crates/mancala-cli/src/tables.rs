@@ -11,8 +11,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use mancala_oracle::{Options, Oracle, Settings, TableSize};
 use mancala_rules::{parse_position, Rules};
 use mancala_tables::{
-    build, pack, tier_path, verify, BuildObserver, BuildOptions, TableError, Tables, TierReport,
-    MAX_TIER,
+    build, pack, published, tier_path, verify, verify_tables, BuildObserver, BuildOptions,
+    TableError, Tables, TierReport, MAX_TIER,
 };
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -218,6 +218,11 @@ pub struct QueryCmd {
     /// No search progress on stderr
     #[arg(long, short)]
     quiet: bool,
+
+    /// Awari type: read the published Awari database's files (scores.N, any subset) in this
+    /// folder instead of the engine's own tables
+    #[arg(long, value_name = "D")]
+    vu_dir: Option<PathBuf>,
 }
 
 impl QueryCmd {
@@ -244,7 +249,11 @@ impl QueryCmd {
             },
         };
         let mut oracle = Oracle::new(rules, settings);
-        oracle.open_built(n).map_err(|e| advice.oracle(e, n))?;
+        match &self.vu_dir {
+            Some(vu) => oracle.use_published(vu, n),
+            None => oracle.open_built(n),
+        }
+        .map_err(|e| advice.oracle(e, n))?;
         let a = oracle
             .query(b, &progress_printer(self.quiet))
             .map_err(|e| advice.oracle(e, n))?;
@@ -287,6 +296,11 @@ pub struct VerifyCmd {
     #[arg(long, value_name = "N")]
     max_seeds: Option<usize>,
 
+    /// Awari type: read the published Awari database's files (scores.N, any subset) in this
+    /// folder instead of the engine's own tables
+    #[arg(long, value_name = "D")]
+    vu_dir: Option<PathBuf>,
+
     /// Worker threads (default: one per core)
     #[arg(long, value_name = "T")]
     threads: Option<usize>,
@@ -297,20 +311,32 @@ impl VerifyCmd {
         let rules = self.table.rules()?;
         set_threads(self.threads)?;
         let key = rules.variant().key();
+        let folder = self.vu_dir.as_deref().unwrap_or(&self.table.dir);
+        let file = |d: &Path, n: usize| match self.vu_dir {
+            Some(_) => published::file_path(d, n),
+            None => tier_path(d, &key, n),
+        };
         let max = match self.max_seeds {
             Some(n) => n.min(rules.max_seeds()),
             None => (0..=rules.max_seeds().min(MAX_TIER))
                 .rev()
-                .find(|&n| tier_path(&self.table.dir, &key, n).exists())
+                .find(|&n| file(folder, n).exists())
                 .with_context(|| {
                     format!(
-                        "no tables of {key} in {}; build them with `mancala build`",
-                        self.table.dir.display()
+                        "no tables of {key} in {}; build them with `{}`",
+                        folder.display(),
+                        self.table.variant.build_command(16, &self.table.dir)
                     )
                 })?,
         };
         let advice = self.table.advice();
-        let report = verify(&rules, &self.table.dir, max).map_err(|e| advice.table(e))?;
+        let report = match &self.vu_dir {
+            Some(vu) => {
+                Tables::open_published(vu, &rules, max).and_then(|t| verify_tables(&t, max))
+            }
+            None => verify(&rules, &self.table.dir, max),
+        }
+        .map_err(|e| advice.table(e))?;
         let total: u64 = report.tiers.iter().map(|t| t.1).sum();
         if let Some(bad) = report.first_bad {
             bail!(
@@ -327,8 +353,12 @@ impl VerifyCmd {
                 }
             );
         }
+        let what = match self.vu_dir {
+            Some(_) => "every file's size and every value checked",
+            None => "every header, checksum and value checked",
+        };
         println!(
-            "ok: {} tiers of {key}, {} positions, every header, checksum and value checked",
+            "ok: {} tiers of {key}, {} positions, {what}",
             report.tiers.len(),
             group(total as u128)
         );

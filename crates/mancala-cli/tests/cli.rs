@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{assert_one_line_errors, json, mancala, scratch};
+use common::{assert_one_line_errors, json, mancala, move_values, scratch};
 use serde_json::Value;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -282,13 +282,7 @@ fn a_killed_build_resumes_and_answers_the_published_example() {
         "--json",
     ]);
     assert_eq!(v["value"], 0);
-    let moves: Vec<i64> = v["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["value"].as_i64().unwrap())
-        .collect();
-    assert_eq!(moves, [-1, -1, -2, -2, -2, 0]);
+    assert_eq!(move_values(&v), [-1, -1, -2, -2, -2, 0]);
     assert_eq!(v["best"], serde_json::json!([5]));
     assert_eq!(v["seeds"], 16);
     assert_eq!(v["source"], "table");

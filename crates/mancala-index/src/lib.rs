@@ -32,8 +32,20 @@
 //!   in the published count.
 //! - Kalah type: both rows hold seeds (otherwise the game is already over).
 //!
-//! Positions are ordered by the seeds `a` on the mover's row, then by the mover's row, then by
-//! the opponent's row (each row lexicographic, pit 0 most significant, see [`Rows`]):
+//! Awari-type tiers are in the order of the published Awari database ([`Order::Published`]),
+//! so that a tier's table is the database's file of that tier byte for byte: lexicographic
+//! over all `2m` pits with the last pit (the opponent's last, `2m - 1`) most significant,
+//! smaller counts first. All positions with the same opponent's row are one contiguous block,
+//! in which the mover's rows follow lexicographically (pit `m - 1` most significant):
+//!
+//! `rank = offset(n, opp row) + rank of the mover's row among rows of its seeds`,
+//!
+//! with the block offset in closed form (see `published.rs`). The start position, which the
+//! database does not store, is the last rank of its tier, one past the database's file.
+//!
+//! Every other rule set ([`Order::MoverFirst`]) orders by the seeds `a` on the mover's row,
+//! then by the mover's row, then by the opponent's row (each row lexicographic, pit 0 most
+//! significant, see [`Rows`]):
 //!
 //! `rank = base[n][a] + rank_own(own row) * count_opp(n - a) + rank_opp(opp row)`.
 //!
@@ -41,16 +53,19 @@
 //! is to move (the board's `NORTH` flag): such a tier holds every South-to-move position, then
 //! the same positions with North to move, `rank = flag * half + rank of the pits`.
 //!
-//! So a rank is two short independent chains of table lookups, and a solver that already
-//! knows the ranks of both rows (because it moves whole rows through precomputed tables)
-//! gets a position's rank with one multiply-add. All positions with the same row to move are
-//! contiguous, and the walk usually steps only the opponent's row.
+//! So a rank is two short independent chains of table lookups. In the mover-first order a
+//! solver that already knows the ranks of both rows (because it moves whole rows through
+//! precomputed tables) gets a position's rank with one multiply-add; in either order the walk
+//! usually steps only the row that varies fastest.
 
 #![warn(missing_docs)]
 
+mod published;
 mod rows;
 
 pub use rows::{RowRule, Rows};
+
+use published::{has_empty_pit, reversed, Published};
 
 use mancala_rules::{byte_sum, Board, Family, Rules, NORTH};
 
@@ -82,6 +97,19 @@ pub struct Spec {
     pub unreachable_tier: Option<usize>,
     /// Positions carry the side to move (see the module docs): every tier is two halves.
     pub sided: bool,
+    /// How the positions of a tier are ordered.
+    pub order: Order,
+}
+
+/// How the positions of a tier are ordered (the module docs give both).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// By the seeds on the mover's row, then the mover's row, then the opponent's row.
+    MoverFirst,
+    /// The published Awari database's order: lexicographic over every pit, the last pit
+    /// (`2m - 1`) most significant; positions sharing the opponent's row are contiguous. Only
+    /// for the Awari rows: any mover's row, an opponent's row with an empty pit.
+    Published,
 }
 
 impl Spec {
@@ -98,6 +126,7 @@ impl Spec {
                 extra: Some(rules.start()),
                 unreachable_tier: rules.max_seeds().checked_sub(1),
                 sided: false,
+                order: Order::Published,
             },
             Family::Kalah => Spec {
                 pits: m,
@@ -106,6 +135,7 @@ impl Spec {
                 extra: None,
                 unreachable_tier: None,
                 sided: false,
+                order: Order::MoverFirst,
             },
             Family::Sowing => {
                 let rule = |never_empty| {
@@ -123,6 +153,7 @@ impl Spec {
                     extra: None,
                     unreachable_tier: None,
                     sided: rules.sided(),
+                    order: Order::MoverFirst,
                 }
             }
         }
@@ -179,6 +210,8 @@ pub struct Indexer {
     /// The low `8 * pits` bits, and that many bits: a row's place in a board.
     row_mask: u64,
     row_bits: u32,
+    /// The tables of [`Order::Published`], when the tiers are in that order.
+    published: Option<Published>,
 }
 
 impl Indexer {
@@ -198,6 +231,13 @@ impl Indexer {
         {
             return Err(IndexError::TooLarge { tier, size });
         }
+        let published = (spec.order == Order::Published).then(|| {
+            assert!(
+                spec.own == RowRule::Any && spec.opp == RowRule::HasEmptyPit && !spec.sided,
+                "the published order is defined for the Awari rows"
+            );
+            Published::new(spec.pits, max)
+        });
         let own = Rows::new(spec.pits, spec.own, max);
         let opp = Rows::new(spec.pits, spec.opp, max);
         let mut base = vec![0u64; (max + 1) * (max + 2)];
@@ -222,6 +262,7 @@ impl Indexer {
             extras,
             row_mask: u64::MAX >> (64 - 8 * spec.pits),
             row_bits: 8 * spec.pits as u32,
+            published,
         })
     }
 
@@ -257,10 +298,26 @@ impl Indexer {
     }
 
     /// The rank of the position with mover's row of rank `own` (holding `a` seeds) and
-    /// opponent's row of rank `opp`, in tier `n`: for solvers that track row ranks.
+    /// opponent's row of rank `opp`, in tier `n`: for solvers that track row ranks
+    /// ([`Order::MoverFirst`] only).
     #[inline(always)]
     pub fn rank_of_rows(&self, n: usize, a: usize, own: u64, opp: u64) -> u64 {
+        debug_assert!(
+            self.published.is_none(),
+            "row ranks are of the mover-first order"
+        );
         self.base(n, a) + own * self.opp.count(n - a) + opp
+    }
+
+    /// The tier's order.
+    pub fn order(&self) -> Order {
+        self.spec.order
+    }
+
+    /// The position indexed at the last rank of tier `n` although it breaks the row rules
+    /// (the Awari start position), if any.
+    pub fn extra(&self, n: usize) -> Option<Board> {
+        self.extras.get(n).copied().flatten()
     }
 
     /// The rank of `b` within its tier, or `None` if it is not indexed.
@@ -291,6 +348,13 @@ impl Indexer {
         if n > self.max || self.sizes[n] == 0 {
             return None;
         }
+        if let Some(p) = &self.published {
+            return if has_empty_pit(opp, M) {
+                Some(p.offset::<M>(n, opp) + self.own.rank_m::<M>(reversed(own, M), a)?)
+            } else {
+                (self.extras[n] == Some(b)).then(|| self.half(n) - 1)
+            };
+        }
         match (
             self.own.rank_m::<M>(own, a),
             self.opp.rank_m::<M>(opp, n - a),
@@ -309,11 +373,25 @@ impl Indexer {
         )
     }
 
-    /// [`Indexer::rank`] for a solver that ranks many positions sharing one opponent's row:
-    /// when `b`'s opponent's row is `row`, whose rank as an opponent's row is `rank` (`None`
-    /// when the rules do not allow it there), only the mover's row is ranked.
+    /// What positions of tier `n` with opponent's row `row` share in their ranks, for
+    /// [`Indexer::rank_sharing_opp`]: the row's rank among the opponent's rows of its seeds
+    /// ([`Order::MoverFirst`]) or its block's first rank ([`Order::Published`]); `None` when
+    /// the rules do not allow the row there.
     #[inline]
-    pub fn rank_sharing_opp(&self, b: Board, (row, rank): (u64, Option<u64>)) -> Option<u64> {
+    pub fn opp_key(&self, n: usize, row: u64) -> Option<u64> {
+        let m = self.spec.pits;
+        match &self.published {
+            Some(p) => (has_empty_pit(row, m) && byte_sum(row) as usize <= n)
+                .then(|| mancala_rules::by_width!(m, M => p.offset::<M>(n, row))),
+            None => self.opp.rank(row),
+        }
+    }
+
+    /// [`Indexer::rank`] for a solver that ranks many positions sharing one opponent's row:
+    /// when `b`'s opponent's row is `row`, whose key is `key` ([`Indexer::opp_key`] of the
+    /// tier), only the mover's row is ranked.
+    #[inline]
+    pub fn rank_sharing_opp(&self, b: Board, (row, key): (u64, Option<u64>)) -> Option<u64> {
         let (own, opp) = self.rows_of(b);
         if opp != row || self.spec.sided {
             return self.rank(b);
@@ -323,7 +401,14 @@ impl Indexer {
         if n > self.max || self.sizes[n] == 0 {
             return None;
         }
-        match (self.own.rank_of(own, a), rank) {
+        if self.published.is_some() {
+            let m = self.spec.pits;
+            return match key {
+                Some(offset) => Some(offset + self.own.rank_of(reversed(own, m), a)?),
+                None => (self.extras[n] == Some(b)).then(|| self.half(n) - 1),
+            };
+        }
+        match (self.own.rank_of(own, a), key) {
             (Some(ro), Some(rp)) => Some(self.rank_of_rows(n, a, ro, rp)),
             _ => (self.extras[n] == Some(b)).then(|| self.half(n) - 1),
         }
@@ -345,6 +430,12 @@ impl Indexer {
             if rank == self.half(n) - 1 {
                 return extra;
             }
+        }
+        if let Some(p) = &self.published {
+            let (opp, start) = p.locate(n, rank);
+            let a = n - byte_sum(opp) as usize;
+            let own = reversed(self.own.unrank(a, rank - start), self.spec.pits);
+            return self.board(own, opp);
         }
         let bases = &self.base[n * (self.max + 2)..n * (self.max + 2) + n + 2];
         // The last a whose block starts at or before `rank` (empty blocks share a start).
@@ -412,7 +503,8 @@ pub struct Walk<'a> {
     a: usize,
     own: u64,
     opp: u64,
-    /// The rank of the first position with the current mover's row.
+    /// The rank of the first position of the current block: the current mover's row
+    /// ([`Order::MoverFirst`]) or opponent's row ([`Order::Published`]).
     row_start: u64,
     next_rank: u64,
     /// The current rows were returned already; the next call advances first.
@@ -424,10 +516,25 @@ pub struct Walk<'a> {
 
 impl Walk<'_> {
     /// Steps to the successor among regular positions: the opponent's row first, then the
-    /// mover's row, then the seed split.
+    /// mover's row, then the seed split ([`Order::MoverFirst`]); or the mover's row first,
+    /// then the opponent's ([`Order::Published`]).
     #[inline]
     fn advance(&mut self) {
         let ix = self.ix;
+        if let Some(p) = &ix.published {
+            let m = ix.spec.pits;
+            if let Some(own) = ix.own.next(reversed(self.own, m)) {
+                self.own = reversed(own, m);
+                return;
+            }
+            self.row_start += ix.own.count(self.a);
+            self.opp = p
+                .next_row(self.opp, self.n)
+                .unwrap_or_else(|| panic!("advance past the end of tier {}", self.n));
+            self.a = self.n - byte_sum(self.opp) as usize;
+            self.own = reversed(ix.own.first(self.a), m);
+            return;
+        }
         if let Some(opp) = ix.opp.next(self.opp) {
             self.opp = opp;
             return;
@@ -466,10 +573,47 @@ impl Walk<'_> {
         }
     }
 
+    /// Puts the walk on regular rank `rank`, which lies past the current block (of `per`
+    /// positions): in the published order by stepping over the next few blocks, whose sizes
+    /// are known (unranking there walks the opponent's pits seed by seed), else by unranking.
+    fn skip_to(&mut self, rank: u64, per: u64) {
+        /// Blocks stepped over before unranking instead.
+        const BLOCKS: usize = 16;
+        let ix = self.ix;
+        if let Some(p) = &ix.published {
+            let (mut start, mut per, mut opp) = (self.row_start, per, self.opp);
+            for _ in 0..BLOCKS {
+                start += per;
+                opp = match p.next_row(opp, self.n) {
+                    Some(row) => row,
+                    None => break,
+                };
+                let a = self.n - byte_sum(opp) as usize;
+                per = ix.own.count(a);
+                if rank < start + per {
+                    self.opp = opp;
+                    self.a = a;
+                    self.row_start = start;
+                    self.own = reversed(ix.own.unrank(a, rank - start), ix.spec.pits);
+                    return;
+                }
+            }
+        }
+        self.jump(rank);
+    }
+
     /// Puts the walk on regular rank `rank` (unranking).
     fn jump(&mut self, rank: u64) {
         let ix = self.ix;
         let n = self.n;
+        if let Some(p) = &ix.published {
+            let (opp, start) = p.locate(n, rank);
+            self.opp = opp;
+            self.a = n - byte_sum(opp) as usize;
+            self.own = reversed(ix.own.unrank(self.a, rank - start), ix.spec.pits);
+            self.row_start = start;
+            return;
+        }
         let bases = &ix.base[n * (ix.max + 2)..n * (ix.max + 2) + n + 2];
         self.a = bases.partition_point(|&b| b <= rank) - 1;
         let per = ix.opp.count(n - self.a);
@@ -510,11 +654,19 @@ impl Walk<'_> {
             }
             return b;
         }
-        let per = self.ix.opp.count(self.n - self.a);
-        if rank < self.row_start + per {
-            self.opp = self.ix.opp.unrank(self.n - self.a, rank - self.row_start);
+        // Within the block the walk is in, only the row that varies there is unranked.
+        let ix = self.ix;
+        let per = match ix.published {
+            Some(_) => ix.own.count(self.a),
+            None => ix.opp.count(self.n - self.a),
+        };
+        if rank >= self.row_start + per {
+            self.skip_to(rank, per);
+        } else if ix.published.is_some() {
+            let own = ix.own.unrank(self.a, rank - self.row_start);
+            self.own = reversed(own, ix.spec.pits);
         } else {
-            self.jump(rank);
+            self.opp = ix.opp.unrank(self.n - self.a, rank - self.row_start);
         }
         self.started = true;
         self.next_rank = rank + 1;

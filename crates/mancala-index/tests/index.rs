@@ -1,6 +1,6 @@
 //! The tier index against closed formulas, the published counts, and itself on whole tiers.
 
-use mancala_index::{Indexer, Spec};
+use mancala_index::{Indexer, Order, Spec};
 use mancala_rules::{Board, Node, Options, Preset, Rules, Variant};
 
 fn binom(n: i64, k: i64) -> u128 {
@@ -96,12 +96,19 @@ fn check_whole_tiers(r: &Rules, max: usize) {
                 }
             }
             if let (Some(p), true) = (prev, spec.rows_ok(b)) {
-                // By the seeds on the mover's row, then each row lexicographically with pit 0
-                // most significant, the mover's row first.
+                // Mover first: by the seeds on the mover's row, then each row
+                // lexicographically with pit 0 most significant, the mover's row first.
+                // Published: lexicographically over every pit, the last pit most significant.
                 let key = |b: Board| {
-                    let pits = b.pits(2 * r.pits());
+                    let mut pits = b.pits(2 * r.pits());
                     let own: u32 = pits[..r.pits()].iter().map(|&x| x as u32).sum();
-                    (own, pits)
+                    match ix.order() {
+                        Order::MoverFirst => (own, pits),
+                        Order::Published => {
+                            pits.reverse();
+                            (0, pits)
+                        }
+                    }
                 };
                 assert!(key(p) < key(b), "{:?} !< {:?}", key(p), key(b));
             }
@@ -113,7 +120,7 @@ fn check_whole_tiers(r: &Rules, max: usize) {
 
 #[test]
 fn whole_tiers_round_trip_awari() {
-    check_whole_tiers(&rules(Preset::Awari, 6, 4), 9);
+    check_whole_tiers(&rules(Preset::Awari, 6, 4), 12);
     check_whole_tiers(&rules(Preset::Awari, 3, 2), 12);
     check_whole_tiers(&rules(Preset::Awari, 1, 3), 6);
     check_whole_tiers(&rules(Preset::Awari, 8, 1), 5);
@@ -256,5 +263,71 @@ fn walk_from_the_north_half() {
         let got: Vec<Board> = ix.walk_from(n, start).collect();
         let want: Vec<Board> = (start..ix.size(n)).map(|k| ix.unrank(n, k)).collect();
         assert_eq!(got, want, "from {start}");
+    }
+}
+
+/// The published Awari database's test vectors: a board's byte offset in its `scores.N` file.
+#[test]
+fn published_order_test_vectors() {
+    let r = rules(Preset::Awari, 6, 4);
+    let ix = Indexer::new(&r, 48).unwrap();
+    assert_eq!(ix.order(), Order::Published);
+    for (pits, rank) in [
+        ("0 1 2 0 0 0 0 1 2 0 0 0", 2726u64),
+        ("6 0 0 0 0 0 0 0 0 0 0 0", 0),
+        ("0 0 0 0 0 0 0 0 0 0 0 6", 12374),
+        ("1 1 1 1 1 2 4 2 3 0 0 0", 588953),
+        ("4 4 4 4 4 4 0 5 5 5 5 4", 132755017782),
+        ("5 5 5 5 4 4 4 4 4 4 4 0", 30844431882),
+    ] {
+        let b = mancala_rules::parse_position(&r, pits).unwrap();
+        assert_eq!(ix.rank(b), Some(rank), "{pits}");
+        assert_eq!(ix.unrank(b.total() as usize, rank), b, "{pits}");
+    }
+    // Tier 48: the published count, and the start position one past it.
+    assert_eq!(ix.size(48), 203_648_015_936);
+    assert_eq!(ix.rank(r.start()), Some(203_648_015_935));
+    assert_eq!(ix.unrank(48, 203_648_015_935), r.start());
+    assert_eq!(ix.size(47), 0);
+}
+
+/// The published order is the lexicographic order of the boards read from the last pit, among
+/// those whose opponent's row has an empty pit: every board of small tiers, sorted, gets its
+/// place as its rank.
+#[test]
+fn published_order_is_the_sorted_boards() {
+    for (pits, seeds, max) in [(6usize, 4, 6usize), (3, 2, 9), (2, 3, 8), (1, 3, 4)] {
+        let r = rules(Preset::Awari, pits as u32, seeds);
+        let ix = Indexer::new(&r, max).unwrap();
+        for n in 0..=max.min(r.max_seeds() - 2) {
+            let mut boards: Vec<Vec<u8>> = Vec::new();
+            let mut pits_now = vec![0u8; 2 * pits];
+            every_board(&mut pits_now, 0, n as u8, &mut |b| {
+                if b[pits..].contains(&0) {
+                    let mut key = b.to_vec();
+                    key.reverse();
+                    boards.push(key);
+                }
+            });
+            boards.sort();
+            for (k, key) in boards.iter().enumerate() {
+                let mut b = key.clone();
+                b.reverse();
+                assert_eq!(ix.rank(Board::from_pits(&b)), Some(k as u64), "{b:?}");
+            }
+            assert_eq!(boards.len() as u64, ix.size(n), "tier {n}");
+        }
+    }
+}
+
+fn every_board(pits: &mut [u8], i: usize, left: u8, f: &mut impl FnMut(&[u8])) {
+    if i + 1 == pits.len() {
+        pits[i] = left;
+        f(pits);
+        return;
+    }
+    for x in 0..=left {
+        pits[i] = x;
+        every_board(pits, i + 1, left - x, f);
     }
 }

@@ -7,7 +7,7 @@ use mancala_rules::{Board, Next, Node, Rules};
 use mancala_search::{Memory, Observer, SearchError, Solution, Solver, PV_LIMIT};
 use mancala_tables::{build, BuildObserver, BuildOptions, Tables, MAX_TIER};
 use std::collections::HashSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Perfect play for one rule set: tables opened from one folder, and a searcher above them
 /// whose transposition table is kept from one question to the next.
@@ -149,6 +149,15 @@ impl Oracle {
         Ok(packed)
     }
 
+    /// Opens the published Awari database's files `scores.N` in `dir` for tiers `0..=max`
+    /// (any subset; a question they do not cover is searched over the complete range among
+    /// them, as with [`Oracle::open_built`]).
+    pub fn use_published(&mut self, dir: &Path, max: usize) -> Result<(), OracleError> {
+        let max = max.min(self.rules.max_seeds()).min(MAX_TIER);
+        self.tables = Some(Tables::open_published(dir, &self.rules, max)?);
+        Ok(())
+    }
+
     /// Opens whatever tiers `0..=max` are built, without building any: a question the tables
     /// do not cover is then searched over the complete range among them.
     pub fn open_built(&mut self, max: usize) -> Result<(), OracleError> {
@@ -184,9 +193,25 @@ impl Oracle {
         Ok(answer(value, moves, Source::Search))
     }
 
-    /// The value of `b`, every best move and a principal variation, by search over the open
-    /// tables (with a time limit in the settings, possibly only proven bounds).
+    /// The value of `b`, every best move and a principal variation: read from the tables
+    /// when they hold `b` and its moves, else by search over the open tables (with a time
+    /// limit in the settings, possibly only proven bounds).
     pub fn solve(&mut self, b: Board, obs: &dyn Observer) -> Result<Solution, OracleError> {
+        if self.covered(b) {
+            let started = std::time::Instant::now();
+            let (value, moves) = self.read_tables(b)?;
+            let a = answer(value, moves, Source::Table);
+            let pv = self.principal_variation(b)?;
+            return Ok(Solution {
+                value: Some(value),
+                lo: value,
+                hi: value,
+                nodes: 1 + a.moves.len() as u64 + pv.len() as u64,
+                best: a.best,
+                pv,
+                seconds: started.elapsed().as_secs_f64(),
+            });
+        }
         self.with_solver(|s| s.solve(b, obs))
     }
 

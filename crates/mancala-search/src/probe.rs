@@ -21,8 +21,14 @@ pub struct Probe<'a> {
 impl<'a> Probe<'a> {
     /// Tiers `0..=max` of `tables`, all of which must be built.
     pub fn new(tables: &'a Tables, max: usize) -> Option<Probe<'a>> {
+        let empty: &[u8] = &[];
         let tiers = (0..=max)
-            .map(|n| tables.tier(n).map(|t| t.raw()))
+            .map(|n| match tables.tier(n) {
+                Some(t) => Some(t.raw()),
+                // A tier without positions has no file.
+                None if tables.indexer().size(n) == 0 => Some(Some(empty)),
+                None => None,
+            })
             .collect::<Option<Vec<_>>>()?;
         Some(Probe {
             tables,
@@ -37,7 +43,9 @@ impl<'a> Probe<'a> {
     pub fn locate(&self, b: Board, n: u32) -> Option<u64> {
         let r = self.ix.rank(b)?;
         if let Some(v) = self.tiers[n as usize] {
-            mancala_tables::prefetch(&v[r as usize]);
+            if let Some(x) = v.get(r as usize) {
+                mancala_tables::prefetch(x);
+            }
         }
         Some(r)
     }
@@ -59,8 +67,10 @@ impl<'a> Probe<'a> {
     /// The value of `b`, which has `n` seeds and rank `rank` (from [`Probe::locate`]).
     #[inline(always)]
     pub fn value(&self, b: Board, n: u32, rank: u64) -> Result<i8, TableError> {
-        match self.tiers[n as usize] {
-            Some(v) => Ok(v[rank as usize] as i8),
+        // A raw tier holds every rank but, in a published database's file, the start
+        // position's: that one goes through the tables, which know its value.
+        match self.tiers[n as usize].and_then(|v| v.get(rank as usize)) {
+            Some(&v) => Ok(v as i8),
             None => self
                 .tables
                 .probe(b)?

@@ -108,7 +108,7 @@ pub fn build(
         let path = tier_path(&opts.dir, &key, n);
         let size = ix.size(n);
         if path.exists() {
-            let reuse = Table::open(&path, &key, n, size, true)
+            let reuse = Table::open(&path, &key, n, &ix, true)
                 .map_err(TableError::from)
                 .and_then(|t| load(rules, &ix, n, t, &tables));
             match reuse {
@@ -134,7 +134,7 @@ pub fn build(
         obs.tier_started(n, size, progress_units(rules, size));
         let values = solve_tier(rules, &ix, n, &Decoded::new(&tables), &Forward(obs));
         let bytes = write_values(rules, &ix, n, &path, &values, &tables, opts.compress)?;
-        let table = Table::open(&path, &key, n, size, false)?;
+        let table = Table::open(&path, &key, n, &ix, false)?;
         let table = if opts.compress {
             table.decoded(values.to_vec())
         } else {
@@ -183,7 +183,7 @@ fn write_values(
     compress: bool,
 ) -> Result<u64, TableError> {
     let key = rules.variant().key();
-    let entries = values.len() as u64;
+    debug_assert_eq!(values.len() as u64, ix.size(n));
     if compress {
         let payload = codec::encode(rules, ix, n, values, &Decoded::new(lower), ZSTD_LEVEL)
             .map_err(|e| FileError::io(path, e))?;
@@ -191,12 +191,12 @@ fn write_values(
             path,
             &key,
             n,
-            entries,
+            ix,
             Encoding::Residual,
             &payload,
         )?)
     } else {
-        Ok(write_table(path, &key, n, entries, Encoding::Raw, values)?)
+        Ok(write_table(path, &key, n, ix, Encoding::Raw, values)?)
     }
 }
 
@@ -219,7 +219,7 @@ pub fn pack(
             // Nothing above a gap can be compressed or decoded.
             break;
         }
-        let t = Table::open(&path, &key, n, ix.size(n), true)?;
+        let t = Table::open(&path, &key, n, &ix, true)?;
         let was_compressed = t.is_compressed();
         let before = t.file_bytes();
         let t = load(rules, &ix, n, t, &tables)?;

@@ -10,7 +10,8 @@
 //! | 12 | 4 | tier (seeds in the pits) |
 //! | 16 | 8 | entries (positions in the tier) |
 //! | 24 | 1 | encoding: 0 raw, 1 exit residuals in zstd blocks (see `codec`) |
-//! | 25 | 3 | reserved, zero |
+//! | 25 | 1 | order of the positions: 0 mover's row first, 1 the published Awari order |
+//! | 26 | 2 | reserved, zero |
 //! | 28 | 4 | entries per block (compressed) |
 //! | 32 | 8 | payload bytes after the header |
 //! | 40 | 8 | xxh3-64 of the payload as stored |
@@ -22,6 +23,7 @@
 //! for tier `n`.
 
 use crate::FileError;
+use mancala_index::Order;
 use std::path::Path;
 use xxhash_rust::xxh3::xxh3_64;
 
@@ -29,8 +31,12 @@ use xxhash_rust::xxh3::xxh3_64;
 pub const MAGIC: [u8; 8] = *b"MNCLTBL\0";
 /// 2: positions ordered by the seeds on the mover's row, then by each row (1 was lexicographic
 /// over all pits).
-/// The format version this program writes and reads.
-pub const VERSION: u32 = 2;
+/// The format version this program writes. 3 records the order of the positions (Awari-type
+/// tiers took the published database's order); version 2 files, all in the mover-first
+/// order, are still read where that is the order (every rule set but the Awari type).
+pub const VERSION: u32 = 3;
+/// The oldest version still read.
+const FIRST_READ: u32 = 2;
 /// Bytes before the payload.
 pub const HEADER_LEN: usize = 128;
 /// Positions per compressed block: one probe decompresses at most this many bytes.
@@ -58,6 +64,8 @@ pub struct Header {
     pub encoding: Encoding,
     /// Positions a compressed block (0 when raw).
     pub block: u32,
+    /// The order of the positions.
+    pub order: Order,
     /// Payload bytes after the header.
     pub payload_len: u64,
     /// xxh3-64 of the payload as stored.
@@ -75,6 +83,10 @@ impl Header {
         h[12..16].copy_from_slice(&self.tier.to_le_bytes());
         h[16..24].copy_from_slice(&self.entries.to_le_bytes());
         h[24] = self.encoding as u8;
+        h[25] = match self.order {
+            Order::MoverFirst => 0,
+            Order::Published => 1,
+        };
         h[28..32].copy_from_slice(&self.block.to_le_bytes());
         h[32..40].copy_from_slice(&self.payload_len.to_le_bytes());
         h[40..48].copy_from_slice(&self.checksum.to_le_bytes());
@@ -100,7 +112,7 @@ impl Header {
         let u32_at = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().unwrap());
         let u64_at = |o: usize| u64::from_le_bytes(bytes[o..o + 8].try_into().unwrap());
         let version = u32_at(8);
-        if version != VERSION {
+        if !(FIRST_READ..=VERSION).contains(&version) {
             return Err(FileError::Version {
                 path: path.to_path_buf(),
                 found: version,
@@ -116,6 +128,11 @@ impl Header {
             1 => Encoding::Residual,
             e => return Err(bad(format!("unknown value encoding {e}"))),
         };
+        let order = match bytes[25] {
+            0 => Order::MoverFirst,
+            1 if version >= 3 => Order::Published,
+            o => return Err(bad(format!("unknown order of the positions {o}"))),
+        };
         let key_bytes = &bytes[48..112];
         let end = key_bytes.iter().position(|&b| b == 0).unwrap_or(64);
         let key = std::str::from_utf8(&key_bytes[..end])
@@ -127,6 +144,7 @@ impl Header {
             entries: u64_at(16),
             encoding,
             block: u32_at(28),
+            order,
             payload_len: u64_at(32),
             checksum: u64_at(40),
             key,

@@ -38,6 +38,7 @@ mod codec;
 pub mod core;
 pub mod format;
 mod machine;
+pub mod published;
 mod set;
 mod solver;
 mod table;
@@ -50,7 +51,7 @@ pub use machine::{peak_rss_mb, physical_memory};
 pub use set::Tables;
 pub use solver::{progress_units, solve_tier};
 pub use table::{tier_path, write_table, Table};
-pub use verify::{verify, BadEntry, VerifyReport};
+pub use verify::{verify, verify_tables, BadEntry, VerifyReport};
 
 use std::path::{Path, PathBuf};
 
@@ -146,6 +147,20 @@ pub enum TableError {
         key: String,
         /// The table folder.
         dir: PathBuf,
+    },
+    /// A tier's file of the published Awari database is not in the folder.
+    #[error("scores.{tier}, the published database's file of tier {tier}, is not in {dir}")]
+    MissingPublished {
+        /// The seeds of the missing tier.
+        tier: usize,
+        /// The folder of the published files.
+        dir: PathBuf,
+    },
+    /// The rule set does not order its tiers as the published Awari database does.
+    #[error("{key} is not in the published database's order (only the Awari type is)")]
+    NotPublished {
+        /// The rule set's key.
+        key: String,
     },
     /// A tier cannot be built: too many seeds, or too many positions for this builder.
     #[error("tier {tier} of {key} cannot be built: {why}")]

@@ -3,10 +3,11 @@
 use crate::codec::{self, Unpacked};
 use crate::core::{Exits, LowerTiers};
 use crate::format::BLOCK;
+use crate::published;
 use crate::table::{tier_path, Table};
 use crate::{FileError, TableError};
-use mancala_index::Indexer;
-use mancala_rules::{Board, Rules};
+use mancala_index::{Indexer, Order};
+use mancala_rules::{Board, Next, Node, Rules};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -24,6 +25,8 @@ pub struct Tables {
     /// Values already read from compressed tiers: a position's exit reads its children, whose
     /// exits read theirs, and the same lower positions come up again and again.
     known: Mutex<HashMap<Board, i8>>,
+    /// The files are the published Awari database's (`scores.N`), not this program's.
+    published: bool,
 }
 
 /// Unpacked blocks kept at most (each up to ~128 KB).
@@ -46,25 +49,66 @@ impl Tables {
         for n in 0..=max {
             let path = tier_path(dir, &key, n);
             if path.exists() {
-                tiers.push(Some(Table::open(
-                    &path,
-                    &key,
-                    n,
-                    ix.size(n),
-                    check_payload,
-                )?));
+                tiers.push(Some(Table::open(&path, &key, n, &ix, check_payload)?));
             } else {
                 tiers.push(None);
             }
         }
-        Ok(Tables {
+        Ok(Tables::of(rules, ix, dir, tiers, false))
+    }
+
+    fn of(
+        rules: &Rules,
+        ix: Indexer,
+        dir: &Path,
+        tiers: Vec<Option<Table>>,
+        published: bool,
+    ) -> Tables {
+        Tables {
             rules: rules.clone(),
             ix,
             dir: dir.to_path_buf(),
             tiers,
             unpacked: Mutex::new(HashMap::new()),
             known: Mutex::new(HashMap::new()),
-        })
+            published,
+        }
+    }
+
+    /// Opens the files `scores.N` of the published Awari database in `dir` for tiers
+    /// `0..=max` (any subset of them; each is checked by its size). The rules must order
+    /// their tiers as the database does (the Awari type). The start position, which the
+    /// database leaves out, gets its value from its moves.
+    pub fn open_published(dir: &Path, rules: &Rules, max: usize) -> Result<Tables, TableError> {
+        let ix = Indexer::new(rules, max)?;
+        let key = rules.variant().key();
+        if ix.order() != Order::Published {
+            return Err(TableError::NotPublished { key });
+        }
+        let mut tiers = Vec::with_capacity(max + 1);
+        for n in 0..=max {
+            let path = published::file_path(dir, n);
+            tiers.push(match ix.size(n) {
+                0 => None,
+                _ if path.exists() => Some(Table::open_published(&path, &key, n, &ix)?),
+                _ => None,
+            });
+        }
+        let mut tables = Tables::of(rules, ix, dir, tiers, true);
+        for n in 0..=max {
+            let Some(start) = tables.ix.extra(n).filter(|_| tables.tiers[n].is_some()) else {
+                continue;
+            };
+            let v = tables.best_move(start)?;
+            let t = tables.tiers[n].take().expect("present");
+            tables.tiers[n] = Some(t.with_extra(v));
+        }
+        Ok(tables)
+    }
+
+    /// Are these the published database's files?
+    pub fn is_published(&self) -> bool {
+        self.published
     }
 
     /// The rule set the tables are of.
@@ -89,7 +133,10 @@ impl Tables {
 
     /// The largest `k` such that every tier `0..=k` is built (`None` if tier 0 is missing).
     pub fn complete_up_to(&self) -> Option<usize> {
-        let k = self.tiers.iter().take_while(|t| t.is_some()).count();
+        // A tier without positions (47 seeds in Awari) needs no file.
+        let k = (0..self.tiers.len())
+            .take_while(|&n| self.tiers[n].is_some() || self.ix.size(n) == 0)
+            .count();
         k.checked_sub(1)
     }
 
@@ -106,7 +153,7 @@ impl Tables {
             if !compressed {
                 continue;
             }
-            if let Some(k) = (0..n).find(|&k| self.tiers[k].is_none()) {
+            if let Some(k) = (0..n).find(|&k| self.tiers[k].is_none() && self.ix.size(k) > 0) {
                 return Err(self.missing(k));
             }
             let (lower, rest) = self.tiers.split_at_mut(n);
@@ -133,8 +180,8 @@ impl Tables {
         let Some(r) = self.ix.rank(b) else {
             return Ok(None);
         };
-        if let Some(v) = t.raw() {
-            return Ok(Some(v[r as usize] as i8));
+        if t.raw().is_some() {
+            return Ok(t.get(r));
         }
         if let Some(&v) = self.known.lock().expect("not poisoned").get(&b) {
             return Ok(Some(v));
@@ -196,8 +243,40 @@ impl Tables {
         }
     }
 
-    /// The error for a tier that is not built.
+    /// The value of `b` from its moves, every child read from the tables (a position the
+    /// files leave out).
+    fn best_move(&self, b: Board) -> Result<i8, TableError> {
+        let best = match self.rules.node(b) {
+            Node::Terminal { mover, opp } => mover as i32 - opp as i32,
+            Node::Moves(kids) => {
+                let mut best = i32::MIN;
+                for c in &kids {
+                    let w = match c.next {
+                        Next::Over => 0,
+                        _ => self.probe(c.board)?.ok_or_else(|| {
+                            FileError::corrupt(
+                                &self.dir,
+                                format!("position {:?} is not indexed", c.board),
+                            )
+                        })? as i32,
+                    };
+                    best = best.max(c.value(w));
+                }
+                best
+            }
+        };
+        Ok(best as i8)
+    }
+
+    /// The error for a tier that is not built (or, for the published database, whose file is
+    /// not in the folder).
     pub fn missing(&self, n: usize) -> TableError {
+        if self.published {
+            return TableError::MissingPublished {
+                tier: n,
+                dir: self.dir.clone(),
+            };
+        }
         TableError::Missing {
             tier: n,
             key: self.rules.variant().key(),

@@ -2,6 +2,7 @@
 
 use crate::format::{self, Encoding, Header, BLOCK, HEADER_LEN, VERSION};
 use crate::FileError;
+use mancala_index::Indexer;
 use memmap2::Mmap;
 use std::fs::{self, File};
 use std::io::Write;
@@ -17,6 +18,11 @@ pub struct Table {
     path: PathBuf,
     header: Header,
     data: Data,
+    /// Where the values begin in the mapping: after the header, or at 0 in a published file.
+    start: usize,
+    /// The last position's value when the file stops one short (a published file's tier
+    /// with the start position).
+    extra: Option<i8>,
 }
 
 enum Data {
@@ -30,15 +36,17 @@ enum Data {
 }
 
 impl Table {
-    /// Opens and checks a table: header, variant key, tier, entry count, length and (if
-    /// `check_payload`) the payload checksum.
+    /// Opens and checks a table of tier `tier` of the rule set `key`, indexed by `ix`:
+    /// header, variant key, tier, entry count, order, length and (if `check_payload`) the
+    /// payload checksum.
     pub fn open(
         path: &Path,
         key: &str,
         tier: usize,
-        entries: u64,
+        ix: &Indexer,
         check_payload: bool,
     ) -> Result<Table, FileError> {
+        let entries = ix.size(tier);
         let io = |e| FileError::io(path, e);
         let file = File::open(path).map_err(io)?;
         // SAFETY: table files are written once under a temporary name and renamed into place;
@@ -53,6 +61,13 @@ impl Table {
             });
         }
         let corrupt = |why: String| FileError::corrupt(path, why);
+        if header.order != ix.order() {
+            // Only Awari-type tiers changed their order (format version 3).
+            return Err(FileError::Version {
+                path: path.to_path_buf(),
+                found: header.version,
+            });
+        }
         if header.tier as usize != tier || header.entries != entries {
             return Err(corrupt(format!(
                 "holds tier {} with {} positions, expected tier {tier} with {entries}",
@@ -91,7 +106,60 @@ impl Table {
             path: path.to_path_buf(),
             header,
             data,
+            start: HEADER_LEN,
+            extra: None,
         })
+    }
+
+    /// Opens a file of the published Awari database (`scores.N`, see [`crate::published`]):
+    /// tier `tier` of the rule set `key`, indexed by `ix` in the published order, one signed
+    /// byte a position and no header, so it is checked by its size. Where the tier holds the
+    /// start position, which the file leaves out, its value is to be set with
+    /// [`Table::with_extra`].
+    pub fn open_published(
+        path: &Path,
+        key: &str,
+        tier: usize,
+        ix: &Indexer,
+    ) -> Result<Table, FileError> {
+        let io = |e| FileError::io(path, e);
+        let file = File::open(path).map_err(io)?;
+        // SAFETY: as in `open`: nothing modifies the file while it is mapped.
+        let map = unsafe { Mmap::map(&file) }.map_err(io)?;
+        let want = crate::published::file_len(ix, tier);
+        if map.len() as u64 != want {
+            return Err(FileError::corrupt(
+                path,
+                format!(
+                    "{} bytes, but tier {tier} of {key} has {want} positions in the published order (truncated, or another tier's file)",
+                    map.len()
+                ),
+            ));
+        }
+        let header = Header {
+            version: VERSION,
+            tier: tier as u32,
+            entries: ix.size(tier),
+            encoding: Encoding::Raw,
+            block: 0,
+            order: ix.order(),
+            payload_len: want,
+            checksum: 0,
+            key: key.to_string(),
+        };
+        Ok(Table {
+            path: path.to_path_buf(),
+            header,
+            data: Data::Mapped(map),
+            start: 0,
+            extra: None,
+        })
+    }
+
+    /// The same table, with the value of the position its file leaves out.
+    pub(crate) fn with_extra(mut self, value: i8) -> Table {
+        self.extra = Some(value);
+        self
     }
 
     /// The file.
@@ -116,36 +184,33 @@ impl Table {
 
     /// Size of the file on disk.
     pub fn file_bytes(&self) -> u64 {
-        HEADER_LEN as u64 + self.header.payload_len
+        self.start as u64 + self.header.payload_len
     }
 
     /// The values, when stored raw or already decoded.
     pub fn raw(&self) -> Option<&[u8]> {
         match &self.data {
-            Data::Mapped(m) => Some(&m[HEADER_LEN..]),
+            Data::Mapped(m) => Some(&m[self.start..]),
             Data::Owned(v) => Some(v),
             Data::Blocks(_) => None,
         }
     }
 
-    /// The value of rank `rank` of a raw or decoded table (the builder's fast path).
-    #[inline(always)]
-    pub fn get_raw(&self, rank: u64) -> i8 {
-        match &self.data {
-            Data::Mapped(m) => m[HEADER_LEN + rank as usize] as i8,
-            Data::Owned(v) => v[rank as usize] as i8,
-            Data::Blocks(_) => unreachable!("a compressed table is decoded before probing"),
+    /// The value of rank `rank` of a raw or decoded table (`None` for a compressed one, or
+    /// past the tier).
+    #[inline]
+    pub fn get(&self, rank: u64) -> Option<i8> {
+        match self.raw()?.get(rank as usize) {
+            Some(&v) => Some(v as i8),
+            None if rank + 1 == self.header.entries => self.extra,
+            None => None,
         }
     }
 
-    /// Starts fetching the value of `rank` (raw or decoded tables).
-    #[inline(always)]
-    pub fn prefetch(&self, rank: u64) {
-        match &self.data {
-            Data::Mapped(m) => crate::prefetch(&m[HEADER_LEN + rank as usize]),
-            Data::Owned(v) => crate::prefetch(&v[rank as usize]),
-            Data::Blocks(_) => {}
-        }
+    /// The value of the tier's last position when the file does not hold it: the start
+    /// position, which a published database file leaves out.
+    pub fn extra(&self) -> Option<i8> {
+        self.extra
     }
 
     /// The number of compressed blocks.
@@ -158,7 +223,7 @@ impl Table {
         let Data::Blocks(m) = &self.data else {
             unreachable!("only compressed tables have blocks")
         };
-        let payload = &m[HEADER_LEN..];
+        let payload = &m[self.start..];
         let (a, b) = format::block_range(payload, self.blocks(), i)
             .ok_or_else(|| FileError::corrupt(&self.path, "bad block offset table"))?;
         Ok(&payload[a..b])
@@ -171,6 +236,8 @@ impl Table {
             path: self.path,
             header: self.header,
             data: Data::Owned(values),
+            start: 0,
+            extra: None,
         }
     }
 }
@@ -182,16 +249,18 @@ pub fn write_table(
     path: &Path,
     key: &str,
     tier: usize,
-    entries: u64,
+    ix: &Indexer,
     encoding: Encoding,
     payload: &[u8],
 ) -> Result<u64, FileError> {
+    let entries = ix.size(tier);
     let io = |e| FileError::io(path, e);
     let header = Header {
         version: VERSION,
         tier: tier as u32,
         entries,
         encoding,
+        order: ix.order(),
         block: if encoding == Encoding::Residual {
             BLOCK as u32
         } else {

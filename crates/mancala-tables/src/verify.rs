@@ -37,25 +37,27 @@ pub struct BadEntry {
 pub fn verify(rules: &Rules, dir: &Path, max: usize) -> Result<VerifyReport, TableError> {
     let mut tables = Tables::open(dir, rules, max, true)?;
     tables.decode_all()?;
+    verify_tables(&tables, max)
+}
+
+/// Verifies tiers `0..=max` of tables already open (raw or decoded: the published database's
+/// files, say).
+pub fn verify_tables(tables: &Tables, max: usize) -> Result<VerifyReport, TableError> {
+    let rules = tables.rules();
     let ix = tables.indexer();
     let m = rules.pits();
     let mut report = VerifyReport {
         tiers: Vec::new(),
         first_bad: None,
     };
-    for n in 0..=max {
-        let (Some(table), Some(values)) = (tables.tier(n), tables.values(n)) else {
+    for n in 0..=max.min(ix.max_tier()) {
+        let Some(table) = tables.tier(n).filter(|t| t.raw().is_some()) else {
             continue;
         };
         let size = ix.size(n);
         let value_of = |b: mancala_rules::Board| -> Option<i32> {
             let t = b.total() as usize;
-            let r = ix.rank(b)?;
-            if t == n {
-                Some(values[r as usize] as i8 as i32)
-            } else {
-                tables.values(t).map(|v| v[r as usize] as i8 as i32)
-            }
+            tables.tier(t)?.get(ix.rank(b)?).map(i32::from)
         };
         let chunk = 1u64 << 14;
         let starts: Vec<u64> = (0..size).step_by(chunk as usize).collect();
@@ -65,7 +67,7 @@ pub fn verify(rules: &Rules, dir: &Path, max: usize) -> Result<VerifyReport, Tab
                 let len = chunk.min(size - start) as usize;
                 for (i, b) in ix.walk_from(n, start).take(len).enumerate() {
                     let r = start + i as u64;
-                    let stored = values[r as usize] as i8 as i32;
+                    let stored = table.get(r).map_or(i32::MIN, i32::from);
                     let recomputed = match rules.node(b) {
                         Node::Terminal { mover, opp } => Some(mover as i32 - opp as i32),
                         Node::Moves(kids) => kids

@@ -126,9 +126,9 @@ fn bad_files_are_rejected_with_clear_errors() {
     let key = r.variant().key();
     let n = 9;
     let path = tier_path(&dir, &key, n);
-    let size = mancala_index::Indexer::new(&r, 9).unwrap().size(n);
+    let ix = mancala_index::Indexer::new(&r, 9).unwrap();
     let good = std::fs::read(&path).unwrap();
-    let open = || Table::open(&path, &key, n, size, true);
+    let open = || Table::open(&path, &key, n, &ix, true);
     assert!(open().is_ok());
 
     // Truncated.
@@ -152,9 +152,7 @@ fn bad_files_are_rejected_with_clear_errors() {
 
     // Another rule set's table in this folder.
     std::fs::write(&path, &good).unwrap();
-    let e = Table::open(&path, "oware-6x4", n, size, true)
-        .err()
-        .unwrap();
+    let e = Table::open(&path, "oware-6x4", n, &ix, true).err().unwrap();
     assert!(matches!(e, FileError::WrongVariant { .. }), "{e}");
     assert!(e.to_string().contains("awari-6x4"), "{e}");
 
@@ -162,7 +160,7 @@ fn bad_files_are_rejected_with_clear_errors() {
     patch_header(&path, 8, &99u32.to_le_bytes());
     let e = open().err().unwrap();
     assert!(matches!(e, FileError::Version { found: 99, .. }), "{e}");
-    assert!(e.to_string().contains("reads version 2"), "{e}");
+    assert!(e.to_string().contains("reads version 3"), "{e}");
 
     // Not a table at all.
     std::fs::write(&path, vec![7u8; 4096]).unwrap();
@@ -228,5 +226,31 @@ fn a_damaged_tier_is_rebuilt_and_the_verifier_catches_wrong_values() {
         .collect();
     assert_eq!(rebuilt, vec![10]);
     assert!(verify(&r, &dir, 10).unwrap().first_bad.is_none());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Format version 3 records the order of the positions. A version-2 file is still read where
+/// the order did not change (every rule set but the Awari type) and rejected where it did.
+#[test]
+fn version_two_files_are_read_where_the_order_is_the_same() {
+    let dir = scratch("v2");
+    for (preset, readable) in [(Preset::Kalah, true), (Preset::Awari, false)] {
+        let r = rules(preset);
+        build_in(&dir, &r, 6, 1, false);
+        let key = r.variant().key();
+        let path = tier_path(&dir, &key, 6);
+        let ix = mancala_index::Indexer::new(&r, 6).unwrap();
+        assert!(Table::open(&path, &key, 6, &ix, true).is_ok());
+        patch_header(&path, 8, &2u32.to_le_bytes());
+        patch_header(&path, 25, &[0]);
+        let opened = Table::open(&path, &key, 6, &ix, true);
+        match readable {
+            true => assert!(opened.is_ok(), "{preset}"),
+            false => assert!(
+                matches!(opened, Err(FileError::Version { found: 2, .. })),
+                "{preset}"
+            ),
+        }
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

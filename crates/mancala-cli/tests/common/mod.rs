@@ -43,3 +43,13 @@ pub fn assert_one_line_errors(cases: &[(&[&str], &str)]) {
         assert!(err.contains(needle), "{args:?}: '{err}' lacks '{needle}'");
     }
 }
+
+/// The values of the moves of a `query --json` answer, in pit order.
+pub fn move_values(answer: &Value) -> Vec<i64> {
+    answer["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .map(|m| m["value"].as_i64().expect("a value"))
+        .collect()
+}

@@ -181,9 +181,9 @@ impl Ctx<'_> {
         }
         self.rules.predecessors(b, preds);
         // A predecessor's opponent is the side to move in `b`, whose row the move did not
-        // touch unless the sowing went round: rank that row once.
+        // touch unless the sowing went round: work out its part of the rank once.
         let row = self.ix.rows_of(b).0;
-        let known = (row, self.ix.opp_rows().rank(row));
+        let known = (row, self.ix.opp_key(self.n, row));
         for &q in preds.iter() {
             if let Some(rq) = self.ix.rank_sharing_opp(q, known) {
                 prefetch(&self.cells[rq as usize]);

@@ -1,0 +1,122 @@
+//! The published Awari database (Romein & Bal; Vrije Universiteit Amsterdam, released 2024):
+//! one file `scores.N` per number of seeds on the board, one signed byte per position at the
+//! offset of the position's rank in the published order ([`mancala_index::Order::Published`]),
+//! no header. Awari-type tiers are built in that order, so a table file's raw payload is the
+//! database's file of that tier byte for byte; the one difference is the start position,
+//! which the database leaves out and a table keeps as the last byte of its tier (48 seeds in
+//! Awari). Files of other sizes follow the same rule (`--pits`, `--seeds`).
+//!
+//! [`export`] writes `scores.N` files from built tables, [`import`] turns such files into
+//! tables (with headers and checksums), and [`crate::Tables::open_published`] reads them
+//! directly.
+
+use crate::table::{tier_path, write_table, Table};
+use crate::{FileError, TableError, Tables};
+use mancala_index::{Indexer, Order};
+use mancala_rules::Rules;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The published file of tier `n` in `dir`.
+pub fn file_path(dir: &Path, n: usize) -> PathBuf {
+    dir.join(format!("scores.{n}"))
+}
+
+/// The length of the published file of tier `n`: its positions, less the start position.
+pub fn file_len(ix: &Indexer, n: usize) -> u64 {
+    ix.size(n) - ix.extra(n).is_some() as u64
+}
+
+/// One file written by [`export`] or [`import`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Written {
+    /// The tier.
+    pub tier: usize,
+    /// The file.
+    pub path: PathBuf,
+    /// Its size.
+    pub bytes: u64,
+}
+
+/// Writes `out/scores.N` for every tier `0..=max` built in `dir` (compressed tiers are
+/// decoded first), stopping at the first tier that is not built. Tiers no game reaches (47
+/// seeds in Awari) have no file, as in the database.
+pub fn export(
+    rules: &Rules,
+    dir: &Path,
+    out: &Path,
+    max: usize,
+) -> Result<Vec<Written>, TableError> {
+    let mut tables = Tables::open(dir, rules, max, true)?;
+    if tables.indexer().order() != Order::Published {
+        return Err(TableError::NotPublished {
+            key: rules.variant().key(),
+        });
+    }
+    let top = tables.complete_up_to().ok_or_else(|| tables.missing(0))?;
+    tables.decode_up_to(top)?;
+    fs::create_dir_all(out).map_err(|e| FileError::io(out, e))?;
+    let mut written = Vec::new();
+    for n in 0..=top {
+        let ix = tables.indexer();
+        if ix.size(n) == 0 {
+            continue;
+        }
+        let values = tables.values(n).expect("decoded");
+        let len = file_len(ix, n) as usize;
+        let path = file_path(out, n);
+        write_atomically(&path, &values[..len])?;
+        written.push(Written {
+            tier: n,
+            path,
+            bytes: len as u64,
+        });
+    }
+    Ok(written)
+}
+
+/// Turns the published files `from/scores.N` of tiers `0..=max` into tables in `dir`, with
+/// headers and checksums (the start position's value worked out from its moves). Every
+/// file found is imported; tiers whose file is missing are left alone.
+pub fn import(
+    rules: &Rules,
+    from: &Path,
+    dir: &Path,
+    max: usize,
+) -> Result<Vec<Written>, TableError> {
+    let tables = Tables::open_published(from, rules, max)?;
+    let key = rules.variant().key();
+    let ix = tables.indexer();
+    let mut written = Vec::new();
+    for n in 0..=max {
+        let Some(t) = tables.tier(n) else {
+            continue;
+        };
+        let mut payload = t.raw().expect("published files are raw").to_vec();
+        payload.extend(t.extra().map(|v| v as u8));
+        let path = tier_path(dir, &key, n);
+        let bytes = write_table(&path, &key, n, ix, crate::format::Encoding::Raw, &payload)?;
+        // The file as written must open and check like any table.
+        Table::open(&path, &key, n, ix, true)?;
+        written.push(Written {
+            tier: n,
+            path,
+            bytes,
+        });
+    }
+    Ok(written)
+}
+
+/// Writes `bytes` to `path` under a temporary name and renames it into place.
+fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".tmp");
+    let tmp = path.with_file_name(name);
+    {
+        let mut f = fs::File::create(&tmp).map_err(|e| FileError::io(&tmp, e))?;
+        f.write_all(bytes).map_err(|e| FileError::io(&tmp, e))?;
+        f.sync_all().map_err(|e| FileError::io(&tmp, e))?;
+    }
+    fs::rename(&tmp, path).map_err(|e| FileError::io(path, e))
+}
