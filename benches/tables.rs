@@ -7,7 +7,7 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use mancala_index::Indexer;
 use mancala_rules::{Preset, Rules, Variant};
-use mancala_tables::{solve_tier, LowerTiers};
+use mancala_tables::{solve_tier, Layout, LowerTiers};
 use std::hint::black_box;
 
 /// Lower tiers held as plain byte vectors.
@@ -24,7 +24,7 @@ fn lower_tiers(rules: &Rules, n: usize) -> (Indexer, Memory) {
     let ix = Indexer::new(rules, n).expect("index fits");
     let mut lower = Memory(Vec::new());
     for k in 0..n {
-        let values = solve_tier(rules, &ix, k, &lower, &());
+        let values = solve_tier(rules, &ix, k, &lower, &(), &Layout::default()).expect("in memory");
         lower.0.push(values.to_vec());
     }
     (ix, lower)
@@ -38,7 +38,11 @@ fn tier_solver(c: &mut Criterion) {
         let (ix, lower) = lower_tiers(&rules, n);
         g.throughput(Throughput::Elements(ix.size(n)));
         g.bench_function(format!("{} tier {n}", preset.name()), |b| {
-            b.iter(|| solve_tier(&rules, &ix, black_box(n), &lower, &()).len())
+            b.iter(|| {
+                solve_tier(&rules, &ix, black_box(n), &lower, &(), &Layout::default())
+                    .expect("in memory")
+                    .len()
+            })
         });
     }
     g.finish();

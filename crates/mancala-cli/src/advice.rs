@@ -20,6 +20,14 @@ impl Advice<'_> {
         let hint = match &e {
             TableError::Missing { tier, .. } => format!("run `{}`", build(*tier)),
             TableError::TooLarge { .. } => "lower --max-seeds".to_string(),
+            TableError::Memory { tier, needed, .. } => format!(
+                "give --memory {} or more (on a machine that has it){}; `mancala plan` shows what each tier needs",
+                size_text(*needed),
+                match tier {
+                    0 => String::new(),
+                    t => format!(", or build up to --max-seeds {}", t - 1),
+                }
+            ),
             TableError::MissingPublished { tier, .. } => format!(
                 "add that file to the folder (the database is published by seed count), or drop --vu-dir and use the engine's own tables (`{}`)",
                 build(*tier)
@@ -113,4 +121,15 @@ fn tier_of(path: &Path) -> Option<usize> {
         .strip_prefix("tier-")?
         .parse()
         .ok()
+}
+
+/// A byte count as a `--memory` value: whole MiB, GiB or TiB, rounded up.
+pub fn size_text(bytes: u64) -> String {
+    const UNITS: [(u64, &str); 3] = [(1 << 40, "T"), (1 << 30, "G"), (1 << 20, "M")];
+    for (unit, name) in UNITS {
+        if bytes >= 4 * unit || bytes >= unit && bytes.is_multiple_of(unit) || unit == 1 << 20 {
+            return format!("{}{name}", bytes.div_ceil(unit));
+        }
+    }
+    unreachable!("the last unit always matches")
 }

@@ -138,6 +138,40 @@ fn quote(word: &str) -> String {
     }
 }
 
+/// Parses a memory size: a number with a unit K, M, G or T (powers of 1024; `B` or `iB` may
+/// follow), or a plain number of MB. `--memory 20G`, `--memory 1T`, `--memory 512`.
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let t = t
+        .strip_suffix("iB")
+        .or_else(|| t.strip_suffix('B'))
+        .unwrap_or(t);
+    let (number, unit) = match t.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => (&t[..i], c.to_ascii_uppercase()),
+        _ => (t, 'M'),
+    };
+    let shift = match unit {
+        'K' => 10,
+        'M' => 20,
+        'G' => 30,
+        'T' => 40,
+        _ => {
+            return Err(format!(
+                "unknown unit in `{text}`: use K, M, G or T (20G, 1T)"
+            ))
+        }
+    };
+    let value: f64 = number
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size: give a number and a unit (20G, 1T, 512M)"))?;
+    let bytes = value * (1u64 << shift) as f64;
+    if !(bytes >= 1.0 && bytes < (1u64 << 60) as f64) {
+        return Err(format!("`{text}` is out of range: give 1M to 1000T"));
+    }
+    Ok(bytes as u64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -157,5 +191,17 @@ mod tests {
             a.build_command(12, Path::new("my tables")),
             "mancala build nam-nam --pits 3 --rule pass-when-empty --owners sssnsn --max-seeds 12 --dir 'my tables'"
         );
+    }
+
+    #[test]
+    fn sizes_parse_with_units_and_fail_with_a_reason() {
+        assert_eq!(parse_size("20G"), Ok(20 << 30));
+        assert_eq!(parse_size("1T"), Ok(1 << 40));
+        assert_eq!(parse_size("1.5GiB"), Ok(3 << 29));
+        assert_eq!(parse_size("512"), Ok(512 << 20));
+        assert_eq!(parse_size("64kB"), Ok(64 << 10));
+        for bad in ["", "G", "20x", "-1G", "1e30T", "nan"] {
+            assert!(parse_size(bad).is_err(), "{bad}");
+        }
     }
 }

@@ -49,6 +49,8 @@ enum Command {
     Tiers(tiers::TiersCmd),
     /// Build endgame tables for every tier up to --max-seeds (resumes where it stopped)
     Build(tables::BuildCmd),
+    /// What a build needs per tier (memory, disk, time) on a given machine, before building
+    Plan(tables::PlanCmd),
     /// The value of a position and of each move, from the tables (by search above them)
     Query(tables::QueryCmd),
     /// Check every table file's header and checksum and recompute every position
@@ -112,6 +114,7 @@ fn main() {
         Command::Play(c) => c.run(),
         Command::Tiers(c) => c.run(),
         Command::Build(c) => c.run(),
+        Command::Plan(c) => c.run(),
         Command::Query(c) => c.run(),
         Command::Verify(c) => c.run(),
         Command::Info(c) => c.run(),

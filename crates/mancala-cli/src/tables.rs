@@ -1,7 +1,7 @@
 //! `mancala build`, `query`, `verify`, `info` and `pack`: the endgame tables.
 
-use crate::advice::Advice;
-use crate::args::{set_threads, VariantArgs};
+use crate::advice::{size_text, Advice};
+use crate::args::{parse_size, set_threads, VariantArgs};
 use crate::games::check_tables;
 use crate::searching::{progress_printer, DEFAULT_DIR};
 use crate::tiers::group;
@@ -10,6 +10,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use mancala_oracle::{Options, Oracle, Settings, TableSize};
 use mancala_rules::{parse_position, Rules};
+use mancala_tables::plan::{default_budget, plan, Rates};
 use mancala_tables::{
     build, pack, published, tier_path, verify, verify_tables, BuildObserver, BuildOptions,
     TableError, Tables, TierReport, MAX_TIER,
@@ -56,6 +57,12 @@ pub struct BuildCmd {
     /// Worker threads (default: one per core)
     #[arg(long, value_name = "T")]
     threads: Option<usize>,
+
+    /// Memory budget (20G, 1T, 512M; default: 80% of the physical memory). Each tier is
+    /// planned within it before the build starts (see `mancala plan`): a tier whose state
+    /// and best exits do not both fit keeps its exits in a file beside the tables
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    memory: Option<u64>,
 
     /// Write compressed tables: about a third of the raw size (each value stored as its
     /// difference from what the lower tiers predict, in zstd blocks). Reading one position
@@ -156,10 +163,12 @@ impl BuildCmd {
     pub fn run(&self) -> Result<()> {
         let rules = self.table.rules()?;
         set_threads(self.threads)?;
+        let budget = self.memory.unwrap_or_else(default_budget);
         let opts = BuildOptions {
             dir: self.table.dir.clone(),
             max_seeds: self.max_seeds,
             compress: self.compress,
+            memory: Some(budget),
         };
         let display = Display {
             json: self.json,
@@ -172,6 +181,37 @@ impl BuildCmd {
                 rules.variant(),
                 self.max_seeds,
                 self.table.dir.join(rules.variant().key()).display()
+            );
+            let on_disk: Vec<String> =
+                plan(&rules, self.max_seeds, budget, threads(), &Rates::default())
+                    .map(|p| {
+                        p.iter()
+                            .filter(|t| t.exits_on_disk())
+                            .map(|t| t.seeds.to_string())
+                            .collect()
+                    })
+                    .unwrap_or_default();
+            println!(
+                "memory budget {}{}{}",
+                size_text(budget),
+                if self.memory.is_none() {
+                    " (80% of the physical memory; --memory to change)"
+                } else {
+                    ""
+                },
+                if on_disk.is_empty() {
+                    String::new()
+                } else {
+                    let (noun, verb) = if on_disk.len() == 1 {
+                        ("tier", "keeps")
+                    } else {
+                        ("tiers", "keep")
+                    };
+                    format!(
+                        "; {noun} {} {verb} the best exits on disk",
+                        on_disk.join(", ")
+                    )
+                }
             );
         }
         let advice = self.table.advice();
@@ -517,5 +557,127 @@ impl PackCmd {
             group(a as u128)
         );
         Ok(())
+    }
+}
+
+/// Threads the pool runs (after `set_threads`).
+fn threads() -> usize {
+    rayon::current_num_threads()
+}
+
+#[derive(Args, Debug)]
+pub struct PlanCmd {
+    #[command(flatten)]
+    table: TableArgs,
+
+    /// Plan every tier 0..=N (seeds in the pits)
+    #[arg(long, value_name = "N", default_value_t = 16)]
+    max_seeds: usize,
+
+    /// Memory of the machine to plan for (20G, 1T; default: 80% of this machine's)
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    memory: Option<u64>,
+
+    /// Threads of the machine to plan for (default: this machine's cores)
+    #[arg(long, value_name = "T")]
+    threads: Option<usize>,
+
+    /// Print one JSON object: the budget and each tier's plan
+    #[arg(long)]
+    json: bool,
+}
+
+impl PlanCmd {
+    pub fn run(&self) -> Result<()> {
+        let rules = self.table.rules()?;
+        let threads = match self.threads {
+            Some(0) => bail!("--threads must be at least 1"),
+            Some(t) => t,
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        };
+        let budget = self.memory.unwrap_or_else(default_budget);
+        let rates = Rates::default();
+        let tiers = plan(&rules, self.max_seeds, budget, threads, &rates)
+            .map_err(|e| self.table.advice().table(e))?;
+        let total =
+            |f: fn(&mancala_tables::plan::TierPlan) -> f64| tiers.iter().map(f).sum::<f64>();
+        if self.json {
+            let v = json!({
+                "variant": rules.variant().key(),
+                "memory": budget,
+                "threads": threads,
+                "rates": {
+                    "threshold_positions_per_core_second": rates.threshold_per_core,
+                    "one_pass_positions_per_core_second": rates.one_pass_per_core,
+                    "disk_bytes_per_second": rates.disk,
+                },
+                "tiers": tiers.iter().map(|t| json!({
+                    "seeds": t.seeds,
+                    "positions": t.positions,
+                    "memory": t.memory,
+                    "disk": t.disk,
+                    "exits_on_disk": t.exits_on_disk(),
+                    "slices": t.layout.slices.max(1),
+                    "lower_reads": t.lower_reads,
+                    "seconds": (t.seconds * 10.0).round() / 10.0,
+                })).collect::<Vec<_>>(),
+                "positions": total(|t| t.positions as f64) as u64,
+                "seconds": total(|t| t.seconds).round(),
+            });
+            println!("{v}");
+            return Ok(());
+        }
+        println!(
+            "Plan for {} tiers 0..={} with {} of memory and {threads} threads",
+            rules.variant(),
+            self.max_seeds,
+            size_text(budget)
+        );
+        println!(
+            "{:>4} {:>18} {:>10} {:>10} {:>14} {:>12}",
+            "tier", "positions", "memory", "disk", "exits", "time"
+        );
+        let mut disk = 0;
+        for t in &tiers {
+            disk += t.positions;
+            let exits = if t.exits_on_disk() {
+                format!("file, {} sl.", t.layout.slices)
+            } else {
+                "memory".into()
+            };
+            println!(
+                "{:>4} {:>18} {:>10} {:>10} {:>14} {:>12}",
+                t.seeds,
+                group(t.positions as u128),
+                size_text(t.memory),
+                size_text(t.disk),
+                exits,
+                duration(t.seconds)
+            );
+        }
+        println!(
+            "total: {} positions, {} of tables (uncompressed), about {}",
+            group(total(|t| t.positions as f64) as u128),
+            size_text(disk),
+            duration(total(|t| t.seconds))
+        );
+        println!(
+            "(times assume the rates measured on a 2-core machine at tiers of 10^8 positions hold at every size and thread count: {:.1} M positions a second a core with thresholds, {:.1} M in one pass, {:.1} GB/s disk; bigger tiers run slower, see docs/performance.md)",
+            rates.threshold_per_core / 1e6,
+            rates.one_pass_per_core / 1e6,
+            rates.disk / 1e9
+        );
+        Ok(())
+    }
+}
+
+/// Seconds as a short human duration.
+fn duration(secs: f64) -> String {
+    if secs < 60.0 {
+        format!("{secs:.1} s")
+    } else if secs < 3600.0 {
+        format!("{:.1} min", secs / 60.0)
+    } else {
+        format!("{:.1} h", secs / 3600.0)
     }
 }

@@ -414,6 +414,43 @@ impl Indexer {
         }
     }
 
+    /// The mover's rows holding `a` seeds, in the order they follow one another within a
+    /// block of the published order ([`Order::Published`]), as board rows.
+    pub fn mover_rows(&self, a: usize) -> impl Iterator<Item = u64> + '_ {
+        let m = self.spec.pits;
+        let first = (self.own.count(a) > 0).then(|| self.own.first(a));
+        std::iter::successors(first, |&x| self.own.next(x)).map(move |x| reversed(x, m))
+    }
+
+    /// The place of mover's row `own` (holding `a` seeds) within its block of the published
+    /// order: [`Indexer::rank`] is the block's first rank plus this.
+    #[inline]
+    pub fn mover_rank(&self, own: u64, a: usize) -> Option<u64> {
+        debug_assert!(
+            self.published.is_some(),
+            "blocks are of the published order"
+        );
+        self.own.rank_of(reversed(own, self.spec.pits), a)
+    }
+
+    /// The blocks of tier `n` in the published order, in rank order: each opponent's row
+    /// with its block's first rank (the start position, if the tier has it, comes after them
+    /// all, alone).
+    pub fn blocks(&self, n: usize) -> impl Iterator<Item = (u64, u64)> + '_ {
+        let p = self
+            .published
+            .as_ref()
+            .expect("blocks are of the published order");
+        let size = self.half(n) - self.extras[n].is_some() as u64;
+        let mut next = (size > 0).then_some((0u64, 0u64));
+        std::iter::from_fn(move || {
+            let (row, start) = next?;
+            let per = self.own.count(n - byte_sum(row) as usize);
+            next = p.next_row(row, n).map(|r| (r, start + per));
+            Some((row, start))
+        })
+    }
+
     /// Is `b` an indexed position?
     pub fn contains(&self, b: Board) -> bool {
         self.rank(b).is_some()

@@ -331,3 +331,30 @@ fn every_board(pits: &mut [u8], i: usize, left: u8, f: &mut impl FnMut(&[u8])) {
         every_board(pits, i + 1, left - x, f);
     }
 }
+
+/// The published order's blocks, each a run of the mover's rows in `mover_rows` order,
+/// are the whole tier in rank order (the scan that builds Awari tiers by block relies on it).
+#[test]
+fn blocks_and_mover_rows_are_the_walk() {
+    for (pits, seeds) in [(6u32, 4u32), (3, 4)] {
+        let r = rules(Preset::Awari, pits, seeds);
+        let ix = Indexer::new(&r, 12).unwrap();
+        let m = r.pits();
+        for n in 0..=12 {
+            let mut walk = ix.walk(n);
+            let mut rank = 0u64;
+            for (opp, start) in ix.blocks(n) {
+                assert_eq!(start, rank, "tier {n}");
+                let a = n - mancala_rules::byte_sum(opp) as usize;
+                for (k, own) in ix.mover_rows(a).enumerate() {
+                    let b = Board(own as u128 | (opp as u128) << (8 * m));
+                    assert_eq!(walk.next(), Some(b), "tier {n} rank {rank}");
+                    assert_eq!(ix.mover_rank(own, a), Some(k as u64));
+                    rank += 1;
+                }
+            }
+            let extra = ix.extra(n).is_some() as u64;
+            assert_eq!(rank + extra, ix.size(n), "tier {n}");
+        }
+    }
+}

@@ -137,6 +137,7 @@ impl Oracle {
                 dir: plan.dir.clone(),
                 max_seeds: plan.up_to,
                 compress: false,
+                memory: None,
             };
             build(&self.rules, &opts, obs)?;
         }

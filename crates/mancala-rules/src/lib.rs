@@ -60,7 +60,7 @@ pub use namnam::{NamNamMatch, Phase, RoundResult, MAX_ROUNDS};
 pub use options::{Rule, RuleSet, RULES};
 pub use parse::{parse_moves, parse_position};
 pub use playable::Playable;
-pub use rules::{Child, Children, Next, Node, Rules, MAX_MOVES, PASS, STORE};
+pub use rules::{Child, Children, MoveAt, Next, Node, Rules, MAX_MOVES, PASS, STORE};
 pub use variant::{
     CaptureScope, Family, GrandSlam, Options, PlayEnd, Preset, Starving, Variant, MAX_SEEDS,
 };

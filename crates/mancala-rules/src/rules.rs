@@ -88,6 +88,22 @@ pub enum Next {
     Over,
 }
 
+/// What one pit's move does in a position ([`Rules::move_at`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveAt {
+    /// The move is legal: its result.
+    Move(Child),
+    /// The pit is empty, or the rules forbid its move here.
+    NotLegal,
+    /// The game is over in this position: each side's share of the seeds left.
+    GameOver {
+        /// Seeds the player to move banks.
+        mover: u8,
+        /// Seeds his opponent banks.
+        opp: u8,
+    },
+}
+
 /// The result of one legal move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Child {
@@ -419,6 +435,47 @@ impl Rules {
             Family::Kalah => by_width!(self.m, M => self.kalah_node::<M>(b, kids)),
             Family::Sowing => self.sowing_node(b, kids),
         }
+    }
+
+    /// The move from pit `pit` of `b` alone, for Awari-type rules ([`Rules::sows_own_row_alone`]):
+    /// what [`Rules::moves_into`] would list for that pit, without generating the others
+    /// unless the move starves the opponent (only then does its legality depend on them).
+    #[inline]
+    pub fn move_at(&self, b: Board, pit: usize) -> MoveAt {
+        assert_eq!(self.variant.family(), Family::Awari, "Awari-type rules");
+        let m = self.m;
+        let quick = (pit < m && b.get(pit) > 0)
+            .then(|| by_width!(m, M => self.awari_move::<M>(b, pit)))
+            .flatten();
+        if let Some(c) = quick.filter(|c| !c.starves(m)) {
+            return MoveAt::Move(c);
+        }
+        let mut kids = Children::new();
+        match self.moves_into(b, &mut kids) {
+            Some((mover, opp)) => MoveAt::GameOver { mover, opp },
+            None => match kids.iter().find(|c| c.pit as usize == pit) {
+                Some(c) => MoveAt::Move(*c),
+                None => MoveAt::NotLegal,
+            },
+        }
+    }
+
+    /// Is the mover's row after a move a function of his row and the pit alone (so every
+    /// position sharing the mover's row sends a move from one pit to children sharing the
+    /// opponent's row)? True of the Awari type, where sowing skips the origin and captures
+    /// take only from the opponent's row; a grand slam that lets the mover move again keeps
+    /// the layout, and its child is the exception ([`Next::Mover`]).
+    pub fn sows_own_row_alone(&self) -> bool {
+        self.variant.family() == Family::Awari
+    }
+
+    /// The mover's row (the low `m` pits) after sowing pit `pit` of `row`, whatever the
+    /// opponent's row ([`Rules::sows_own_row_alone`]).
+    #[inline]
+    pub fn row_after_sowing(&self, row: u64, pit: usize) -> u64 {
+        debug_assert!(self.sows_own_row_alone());
+        let (b, _, _) = self.sow(Board(row as u128), pit);
+        (b.0 & self.row_mask) as u64
     }
 
     /// Can [`Rules::predecessors`] un-sow this rule set's quiet moves? Not the sowing family

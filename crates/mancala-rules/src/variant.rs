@@ -66,6 +66,17 @@ pub enum GrandSlam {
 }
 
 impl GrandSlam {
+    /// Wari's treatments (`--grand-slam`), every one; `Capture` is Awari's rule.
+    pub const WARI: [GrandSlam; 7] = [
+        GrandSlam::Forbidden,
+        GrandSlam::NoCapture,
+        GrandSlam::TakeAll,
+        GrandSlam::VictimTakesRest,
+        GrandSlam::SpareLast,
+        GrandSlam::SpareFirst,
+        GrandSlam::ExtraMove,
+    ];
+
     /// Names accepted by `--grand-slam`, with the id (docs/rules.md, wari) they stand for.
     pub const CHOICES: [(&'static str, &'static str, GrandSlam); 8] = [
         ("forbidden", "gs1", GrandSlam::Forbidden),

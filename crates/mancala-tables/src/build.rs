@@ -4,8 +4,9 @@ use crate::codec;
 use crate::core::{Progress, MAX_TIER};
 use crate::format::Encoding;
 use crate::machine::peak_rss_mb;
+use crate::plan::{self, Rates};
 use crate::set::{decode_tier, Decoded};
-use crate::solver::{progress_units, solve_tier};
+use crate::solver::{progress_units, solve_tier, Layout, MAX_STATE_TIER};
 use crate::table::{tier_path, write_table, Table};
 use crate::{FileError, TableError};
 use mancala_index::Indexer;
@@ -25,6 +26,8 @@ pub struct BuildOptions {
     pub max_seeds: usize,
     /// Write compressed files (exit residuals in zstd blocks, see `codec`).
     pub compress: bool,
+    /// Memory budget in bytes ([`crate::plan`]); `None`: no budget, every tier in memory.
+    pub memory: Option<u64>,
 }
 
 /// What one tier took.
@@ -85,6 +88,16 @@ pub fn build(
             ),
         });
     }
+    // Tiers with cycles keep one state byte a position, which holds values up to ±64.
+    if !rules.quiet_moves_raise_potential() && opts.max_seeds > MAX_STATE_TIER {
+        return Err(TableError::TooLarge {
+            tier: opts.max_seeds,
+            key,
+            why: format!(
+                "the solver's one-byte state holds values up to {MAX_STATE_TIER} seeds, so tables of this game go up to tier {MAX_STATE_TIER}"
+            ),
+        });
+    }
     let ix = Indexer::new(rules, opts.max_seeds)?;
     // Relay rules keep each tier's quiet moves as 32-bit ranks (`solver::quiet_graph`): check
     // before any tier is built that every tier fits.
@@ -101,6 +114,17 @@ pub fn build(
             ),
         });
     }
+    // Every tier is planned before any is built, so a budget too small fails at once.
+    let plans = match opts.memory {
+        Some(budget) => Some(plan::plan(
+            rules,
+            opts.max_seeds,
+            budget,
+            rayon::current_num_threads(),
+            &Rates::default(),
+        )?),
+        None => None,
+    };
     // Every finished tier, raw or decoded: the solver probes them at random.
     let mut tables: Vec<Option<Table>> = Vec::new();
     let mut reports = Vec::new();
@@ -132,7 +156,21 @@ pub fn build(
         }
         let started = Instant::now();
         obs.tier_started(n, size, progress_units(rules, size));
-        let values = solve_tier(rules, &ix, n, &Decoded::new(&tables), &Forward(obs));
+        let mut layout = plans
+            .as_ref()
+            .map_or_else(Layout::default, |p| p[n].layout.clone());
+        if layout.exit_file.is_some() {
+            layout.exit_file = Some(path.with_extension("exits"));
+        }
+        let values = solve_tier(
+            rules,
+            &ix,
+            n,
+            &Decoded::new(&tables),
+            &Forward(obs),
+            &layout,
+        )
+        .map_err(|e| FileError::io(layout.exit_file.as_deref().unwrap_or(&path), e))?;
         let bytes = write_values(rules, &ix, n, &path, &values, &tables, opts.compress)?;
         let table = Table::open(&path, &key, n, &ix, false)?;
         let table = if opts.compress {

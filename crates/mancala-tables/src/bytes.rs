@@ -1,6 +1,6 @@
 //! Tier-sized byte arrays.
 
-use std::sync::atomic::{AtomicU16, AtomicU8};
+use std::sync::atomic::{AtomicI8, AtomicU8};
 
 /// A zeroed byte array in anonymous memory, backed by huge pages where the kernel allows:
 /// the solver's random accesses then miss the TLB far less often.
@@ -17,16 +17,6 @@ impl Bytes {
         Bytes { map, len: n }
     }
 
-    /// The bytes as 16-bit atomic cells, for the parallel phases (the length must be even).
-    pub(crate) fn cells(&mut self) -> &[AtomicU16] {
-        assert!(self.len.is_multiple_of(2));
-        let ptr = self.map.as_mut_ptr() as *const AtomicU16;
-        // SAFETY: the mapping is page-aligned and `len` bytes long; AtomicU16 has the size
-        // and bit validity of u16; the exclusive borrow of `self` keeps every other access
-        // out for the slice's lifetime.
-        unsafe { std::slice::from_raw_parts(ptr, self.len / 2) }
-    }
-
     /// The bytes as atomics, for the parallel phases.
     pub(crate) fn atomic_bytes(&mut self) -> &[AtomicU8] {
         let ptr = self.map.as_mut_ptr() as *const AtomicU8;
@@ -36,9 +26,12 @@ impl Bytes {
         unsafe { std::slice::from_raw_parts(ptr, self.len) }
     }
 
-    /// Keeps only the first `len` bytes.
-    pub(crate) fn truncate(&mut self, len: usize) {
-        self.len = self.len.min(len);
+    /// The bytes as signed atomics, for the parallel phases.
+    pub(crate) fn atomic_signed(&mut self) -> &[AtomicI8] {
+        let ptr = self.map.as_mut_ptr() as *const AtomicI8;
+        // SAFETY: as for `atomic_bytes`: AtomicI8 has the size, alignment and bit validity of
+        // u8.
+        unsafe { std::slice::from_raw_parts(ptr, self.len) }
     }
 
     pub(crate) fn bytes(&self) -> &[u8] {

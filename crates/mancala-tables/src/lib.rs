@@ -8,7 +8,7 @@
 //!
 //! let rules = Rules::new(Variant::preset(Preset::Awari));
 //! let dir = std::env::temp_dir().join(format!("mancala-tables-doc-{}", std::process::id()));
-//! let opts = BuildOptions { dir: dir.clone(), max_seeds: 8, compress: false };
+//! let opts = BuildOptions { dir: dir.clone(), max_seeds: 8, compress: false, memory: None };
 //! let reports = build(&rules, &opts, &()).unwrap();
 //! assert_eq!(reports.len(), 9); // tiers 0..=8
 //! assert_eq!(reports[8].positions, 75_504);
@@ -38,6 +38,7 @@ mod codec;
 pub mod core;
 pub mod format;
 mod machine;
+pub mod plan;
 pub mod published;
 mod set;
 mod solver;
@@ -49,7 +50,7 @@ pub use bytes::Bytes;
 pub use core::{LowerTiers, Progress, MAX_TIER};
 pub use machine::{peak_rss_mb, physical_memory};
 pub use set::Tables;
-pub use solver::{progress_units, solve_tier};
+pub use solver::{progress_units, solve_tier, Layout, MAX_STATE_TIER};
 pub use table::{tier_path, write_table, Table};
 pub use verify::{verify, verify_tables, BadEntry, VerifyReport};
 
@@ -171,6 +172,18 @@ pub enum TableError {
         key: String,
         /// Why, with the limit that was passed.
         why: String,
+    },
+    /// No plan builds the tier within the memory budget.
+    #[error("tier {tier} of {key} needs {needed_mb} MB of memory, and the budget is {budget_mb} MB", needed_mb = needed.div_ceil(1 << 20), budget_mb = budget >> 20)]
+    Memory {
+        /// The seeds of the tier.
+        tier: usize,
+        /// The rule set's key.
+        key: String,
+        /// Bytes the smallest plan of the tier needs.
+        needed: u64,
+        /// Bytes allowed.
+        budget: u64,
     },
     /// The rule set cannot be indexed to that size.
     #[error(transparent)]

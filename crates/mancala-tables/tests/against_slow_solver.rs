@@ -25,6 +25,7 @@ fn check(preset: Preset, opts: Options, max: usize) {
             dir: dir.clone(),
             max_seeds: max,
             compress: false,
+            memory: None,
         },
         &(),
     )
@@ -106,15 +107,7 @@ fn mancala_agrees_up_to_10_seeds() {
 /// grand slams are frequent.
 #[test]
 fn every_rule_option_agrees_on_small_boards() {
-    for gs in [
-        GrandSlam::Forbidden,
-        GrandSlam::NoCapture,
-        GrandSlam::TakeAll,
-        GrandSlam::VictimTakesRest,
-        GrandSlam::SpareLast,
-        GrandSlam::SpareFirst,
-        GrandSlam::ExtraMove,
-    ] {
+    for gs in GrandSlam::WARI {
         check(
             Preset::Wari,
             Options {

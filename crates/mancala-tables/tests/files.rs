@@ -19,6 +19,17 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn build_in(dir: &Path, r: &Rules, max: usize, threads: usize, compress: bool) {
+    build_with(dir, r, max, threads, compress, None);
+}
+
+fn build_with(
+    dir: &Path,
+    r: &Rules,
+    max: usize,
+    threads: usize,
+    compress: bool,
+    memory: Option<u64>,
+) {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -27,6 +38,7 @@ fn build_in(dir: &Path, r: &Rules, max: usize, threads: usize, compress: bool) {
         dir: dir.to_path_buf(),
         max_seeds: max,
         compress,
+        memory,
     };
     pool.install(|| build(r, &opts, &())).unwrap();
 }
@@ -47,6 +59,79 @@ fn one_and_two_threads_write_identical_files() {
         let _ = std::fs::remove_dir_all(&a);
         let _ = std::fs::remove_dir_all(&b);
     }
+}
+
+/// Budgets too small to keep the best exits in memory make the builder keep them in a file
+/// and take phase 1 in slices, each a pass over the lower tiers in order: the files come out
+/// byte for byte as in memory, for every Awari-type rule set and slice count (the budget is
+/// what the plan asks for the tier at the end).
+#[test]
+fn budgeted_plans_write_the_same_files() {
+    use mancala_tables::plan::{plan, Rates};
+    let wari = Rules::new(
+        Variant::new(
+            Preset::Wari,
+            mancala_rules::Options {
+                grand_slam: Some(mancala_rules::GrandSlam::ExtraMove),
+                ..Default::default()
+            },
+        )
+        .unwrap(),
+    );
+    for r in [rules(Preset::Awari), rules(Preset::Oware), wari] {
+        let key = r.variant().key();
+        let max = 13;
+        let free = scratch("free");
+        build_in(&free, &r, max, 2, false);
+        let ix = mancala_index::Indexer::new(&r, max).unwrap();
+        for slices in [2u64, 3, 64] {
+            // Room for the state, a slice of the exits and the working sets of the top tier.
+            let all = plan(&r, max, u64::MAX, 2, &Rates::default()).unwrap();
+            let in_memory = all[max].memory;
+            let size = ix.size(max);
+            let budget = in_memory - size + size.div_ceil(slices);
+            let planned = plan(&r, max, budget, 2, &Rates::default()).unwrap();
+            assert!(planned[max].exits_on_disk(), "{key}: {budget} bytes");
+            assert_eq!(planned[max].layout.slices as u64, slices, "{key}");
+            let dir = scratch(&format!("budget{slices}"));
+            build_with(&dir, &r, max, 2, false, Some(budget));
+            for n in 0..=max {
+                let a = std::fs::read(tier_path(&free, &key, n)).unwrap();
+                let b = std::fs::read(tier_path(&dir, &key, n)).unwrap();
+                assert!(a == b, "{key} tier {n} differs with {slices} slices");
+            }
+            let left: Vec<_> = std::fs::read_dir(dir.join(&key))
+                .unwrap()
+                .map(|e| e.unwrap().file_name())
+                .filter(|f| !f.to_string_lossy().ends_with(".mtb"))
+                .collect();
+            assert!(left.is_empty(), "{key}: {left:?} left behind");
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+        let _ = std::fs::remove_dir_all(&free);
+    }
+}
+
+/// A budget below what a tier needs fails before anything is built, naming the size.
+#[test]
+fn a_budget_too_small_fails_at_once_with_the_size_needed() {
+    let r = rules(Preset::Awari);
+    let dir = scratch("tiny");
+    let opts = BuildOptions {
+        dir: dir.clone(),
+        max_seeds: 12,
+        compress: false,
+        memory: Some(1 << 20),
+    };
+    let err = build(&r, &opts, &()).unwrap_err();
+    match &err {
+        mancala_tables::TableError::Memory { needed, budget, .. } => {
+            assert!(*needed > 1 << 20 && *budget == 1 << 20)
+        }
+        e => panic!("wrong error: {e}"),
+    }
+    assert!(err.to_string().contains("MB of memory"), "{err}");
+    assert!(!dir.join(r.variant().key()).exists(), "nothing built");
 }
 
 /// Compressed tables give every value back: read one position at a time straight from the
@@ -215,6 +300,7 @@ fn a_damaged_tier_is_rebuilt_and_the_verifier_catches_wrong_values() {
             dir: dir.clone(),
             max_seeds: 10,
             compress: false,
+            memory: None,
         },
         &(),
     )

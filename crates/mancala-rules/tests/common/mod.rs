@@ -42,12 +42,4 @@ pub fn rules(
 }
 
 /// Wari's grand-slam treatments, every one.
-pub const GRAND_SLAMS: [GrandSlam; 7] = [
-    GrandSlam::Forbidden,
-    GrandSlam::NoCapture,
-    GrandSlam::TakeAll,
-    GrandSlam::VictimTakesRest,
-    GrandSlam::SpareLast,
-    GrandSlam::SpareFirst,
-    GrandSlam::ExtraMove,
-];
+pub const GRAND_SLAMS: [GrandSlam; 7] = GrandSlam::WARI;

@@ -134,6 +134,7 @@ pub fn built(rules: &Rules, dir: &Path, max: usize) -> Tables {
         dir: dir.to_path_buf(),
         max_seeds: max,
         compress: false,
+        memory: None,
     };
     build(rules, &opts, &()).unwrap();
     Tables::open(dir, rules, max, true).unwrap()

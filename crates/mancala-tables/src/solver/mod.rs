@@ -12,39 +12,58 @@
 //! Both give values that do not depend on the thread count (the tests below check that they
 //! agree where both apply).
 
-mod cell;
+mod exit_file;
 mod kalah_rows;
 mod one_pass;
 mod propagate;
 mod quiet_graph;
 mod retrograde;
+mod scan;
+mod state;
 
 use crate::bytes::Bytes;
 use crate::core::{LowerTiers, Progress, MAX_TIER};
 use mancala_index::Indexer;
 use mancala_rules::Rules;
+pub use state::MAX_STATE_TIER;
 
 /// Solves tier `n`, given the final values of every lower tier. Returns one signed byte per
 /// rank. Tiers without cycles (Kalah type) are solved in one pass by potential, the others by
 /// retrograde analysis with thresholds.
 ///
 /// Progress: [`progress_units`] units in all.
+///
+/// `layout` says how the threshold solver keeps its state (the one-pass solver keeps one byte
+/// a position and reads the lower tiers at random, whatever it says). Fails only on the I/O
+/// of a file the layout asks for.
 pub fn solve_tier<L: LowerTiers>(
     rules: &Rules,
     ix: &Indexer,
     n: usize,
     lower: &L,
     progress: &dyn Progress,
-) -> Bytes {
+    layout: &Layout,
+) -> std::io::Result<Bytes> {
     let job = Job {
         progress,
         ..Job::new(rules, ix, n, lower)
     };
     if rules.quiet_moves_raise_potential() {
-        one_pass::solve(job, true)
+        Ok(one_pass::solve(job, true))
     } else {
-        retrograde::solve(job, retrograde::GROUP_CHUNKS)
+        retrograde::solve(job, retrograde::GROUP_CHUNKS, true, layout)
     }
+}
+
+/// How the threshold solver lays a tier out (see [`crate::plan`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Layout {
+    /// Phase 1 takes the tier in this many slices of ranks, one pass over the lower tiers
+    /// each, with one slice's exits in memory at a time (0 and 1: the whole tier at once).
+    /// Only with an exit file.
+    pub slices: usize,
+    /// The best exits wait in this file during the thresholds instead of in memory.
+    pub exit_file: Option<std::path::PathBuf>,
 }
 
 /// One tier to solve: the rules, the index, the tier's seeds, the final lower tiers, and
@@ -117,7 +136,13 @@ mod tests {
                 for n in 0..=14 {
                     let job = || Job::new(&rules, &ix, n, &lower);
                     let one_pass = one_pass::solve(job(), true);
-                    let retro = retrograde::solve(job(), retrograde::GROUP_CHUNKS);
+                    let retro = retrograde::solve(
+                        job(),
+                        retrograde::GROUP_CHUNKS,
+                        true,
+                        &Layout::default(),
+                    )
+                    .unwrap();
                     assert_eq!(one_pass[..], retro[..], "kalah {pits} pits tier {n}");
                     lower.0.push(retro.to_vec());
                 }
@@ -146,6 +171,42 @@ mod tests {
         }
     }
 
+    /// Phase 1 by the scan in the lower tiers' order gives the rank-order walk's exits and
+    /// counts byte for byte, for every Awari-type rule set (Wari with each grand slam,
+    /// including the one that moves again, whose children the scan reads at random).
+    #[test]
+    fn the_scan_agrees_with_the_walk() {
+        use mancala_rules::{GrandSlam, Options};
+        let wari = |gs| {
+            let opts = Options {
+                grand_slam: Some(gs),
+                ..Default::default()
+            };
+            Rules::new(Variant::new(Preset::Wari, opts).unwrap())
+        };
+        let mut sets = vec![
+            Rules::new(Variant::preset(Preset::Awari)),
+            Rules::new(Variant::preset(Preset::Oware)),
+        ];
+        sets.extend(GrandSlam::WARI.map(wari));
+        for rules in sets {
+            let ix = Indexer::new(&rules, 11).unwrap();
+            let mut lower = Memory(Vec::new());
+            for n in 0..=11 {
+                let job = Job::new(&rules, &ix, n, &lower);
+                let (scan_states, scan_exits) = retrograde::phase1(&job, true);
+                let (walk_states, walk_exits) = retrograde::phase1(&job, false);
+                let key = rules.variant().key();
+                assert_eq!(scan_exits[..], walk_exits[..], "{key} tier {n} exits");
+                assert_eq!(scan_states[..], walk_states[..], "{key} tier {n} counts");
+                let values =
+                    retrograde::solve(job, retrograde::GROUP_CHUNKS, true, &Layout::default())
+                        .unwrap();
+                lower.0.push(values.to_vec());
+            }
+        }
+    }
+
     /// Seeding a chunk at a time (many groups) gives the same values as seeding all at once.
     #[test]
     fn seed_groups_do_not_change_values() {
@@ -154,8 +215,20 @@ mod tests {
             let ix = Indexer::new(&rules, 12).unwrap();
             let mut lower = Memory(Vec::new());
             for n in 0..=12 {
-                let all = retrograde::solve(Job::new(&rules, &ix, n, &lower), usize::MAX);
-                let one = retrograde::solve(Job::new(&rules, &ix, n, &lower), 1);
+                let all = retrograde::solve(
+                    Job::new(&rules, &ix, n, &lower),
+                    usize::MAX,
+                    true,
+                    &Layout::default(),
+                )
+                .unwrap();
+                let one = retrograde::solve(
+                    Job::new(&rules, &ix, n, &lower),
+                    1,
+                    false,
+                    &Layout::default(),
+                )
+                .unwrap();
                 assert_eq!(all[..], one[..], "{preset} tier {n}");
                 lower.0.push(all.to_vec());
             }

@@ -9,14 +9,16 @@
 //! in cache and needs no atomics, was tried: moving ~24 bytes per update through memory
 //! several times cost more than the cache misses it saved.)
 
-use super::cell::{value, COUNT, COUNT_ONE, DECIDED};
+use super::exit_file::ExitFile;
 use super::quiet_graph::QuietGraph;
-use crate::core::CHUNK;
+use super::state::{decided, is_undecided, COUNT, ELIGIBLE};
+use crate::core::{CHUNK, NO_EXIT};
 use crate::prefetch;
 use mancala_index::Indexer;
 use mancala_rules::{Board, Rules};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
+use std::io;
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
 /// Predecessor updates gathered and prefetched before touching the state bytes.
 const BATCH: usize = 64;
@@ -26,9 +28,19 @@ pub(crate) struct Ctx<'a> {
     pub rules: &'a Rules,
     pub ix: &'a Indexer,
     pub n: usize,
-    pub cells: &'a [AtomicU16],
+    /// One state byte a position ([`super::state`]).
+    pub states: &'a [AtomicU8],
+    /// Each position's best exit, read when a threshold starts.
+    pub exits: ExitSource<'a>,
     /// Quiet predecessors by rank, for rules that cannot un-sow (`None`: un-sow).
     pub graph: Option<&'a QuietGraph>,
+}
+
+/// Where the best exits are: in memory (an `i8` a rank) or in a file.
+#[derive(Clone, Copy)]
+pub(crate) enum ExitSource<'a> {
+    Memory(&'a [u8]),
+    File(&'a ExitFile),
 }
 
 /// Newly decided positions that have not yet told their predecessors, in the pieces the tasks
@@ -69,65 +81,73 @@ impl FromIterator<(Vec<Board>, Vec<Board>)> for Frontier {
 }
 
 impl Ctx<'_> {
-    /// Marks rank `r` decided with value `v` unless it already is. Only the task that owns
-    /// the rank's chunk calls this (while seeding), so plain loads and stores suffice.
-    #[inline(always)]
-    fn decide(&self, r: usize, v: i8) -> bool {
-        let c = self.cells[r].load(Relaxed);
-        if c & DECIDED != 0 {
-            return false;
-        }
-        self.cells[r].store(c & COUNT | DECIDED | v as u8 as u16, Relaxed);
-        true
-    }
-
-    /// Positions entering `W_t` or `L_t` by their own exits (no quiet move needed), in the
-    /// chunks starting at `chunks`.
+    /// Starts threshold `t` on the chunks starting at `chunks`: positions whose best exit is
+    /// `t` enter `W_t`; those whose exit is `-t` (or who have no exit, at the first threshold)
+    /// become eligible for `L_t`, and enter it at once if every quiet move already reaches
+    /// `W_t`.
     ///
-    /// Each task scans its own chunk, four cells at a time, and is its only writer; the
-    /// boards of the matches come from a walk that seeks forward from one to the next.
-    pub fn seed(&self, t: i8, chunks: &[u64]) -> Frontier {
+    /// Each task scans its own chunk, eight exits at a time, and is its only writer; the
+    /// boards of the matches come from a walk that seeks forward from one to the next. Exits
+    /// in a file are read a chunk at a time, and only for the chunks that hold `t` or `-t`.
+    pub fn seed(&self, t: i8, chunks: &[u64]) -> io::Result<Frontier> {
         let size = self.ix.size(self.n);
-        let hi = t as u8 as u64 * 0x0001_0001_0001_0001;
-        let lo = (-t) as u8 as u64 * 0x0001_0001_0001_0001;
-        chunks
+        let first = t as usize == self.n;
+        let splat = |v: i8| v as u8 as u64 * 0x0101_0101_0101_0101;
+        let (hi, lo, none) = (splat(t), splat(-t), splat(NO_EXIT));
+        let pieces = chunks
             .par_iter()
             .map(|&start| {
-                let end = (start + CHUNK).min(size) as usize;
+                let end = (start + CHUNK).min(size);
                 let (mut w, mut l) = (Vec::new(), Vec::new());
+                let mut buf = Vec::new();
+                let exits: &[u8] = match self.exits {
+                    ExitSource::Memory(all) => &all[start as usize..end as usize],
+                    ExitSource::File(f) => {
+                        if !f.may_hold(start, t, first) {
+                            return Ok((w, l));
+                        }
+                        buf.resize((end - start) as usize, 0);
+                        f.read(start, &mut buf)?;
+                        &buf
+                    }
+                };
                 let mut walk = self.ix.walk_from(self.n, start);
-                let mut board_at = |r: u64| walk.seek(r).expect("rank inside the tier");
-                let mut r = start as usize;
-                while r < end {
-                    if r + 4 <= end {
-                        // SAFETY: the 4 cells lie inside `cells`; no task writes this chunk
-                        // but this one.
-                        let word = unsafe {
-                            (self.cells[r..r + 4].as_ptr() as *const u64).read_unaligned()
-                        } & VALUE_BYTES;
-                        if !has_zero_u16(word ^ hi) && !has_zero_u16(word ^ lo) {
-                            r += 4;
+                let mut board_at =
+                    |i: usize| walk.seek(start + i as u64).expect("rank inside the tier");
+                let states = &self.states[start as usize..end as usize];
+                let mut i = 0;
+                while i < exits.len() {
+                    if i + 8 <= exits.len() {
+                        let x = u64::from_le_bytes(exits[i..i + 8].try_into().expect("8"));
+                        let hit = has_zero_byte(x ^ hi)
+                            || has_zero_byte(x ^ lo)
+                            || first && has_zero_byte(x ^ none);
+                        if !hit {
+                            i += 8;
                             continue;
                         }
                     }
-                    let c = self.cells[r].load(Relaxed);
-                    let (s, exit) = (c & !0xff, value(c));
-                    if s & DECIDED == 0 {
+                    let s = states[i].load(Relaxed);
+                    if is_undecided(s) {
+                        let exit = exits[i] as i8;
                         if exit == t {
-                            self.decide(r, t);
-                            w.push(board_at(r as u64));
-                        } else if exit == -t && s & COUNT == 0 {
-                            self.decide(r, -t);
-                            l.push(board_at(r as u64));
+                            states[i].store(decided(t), Relaxed);
+                            w.push(board_at(i));
+                        } else if exit <= -t && s & ELIGIBLE == 0 {
+                            if s & COUNT == 0 {
+                                states[i].store(decided(-t), Relaxed);
+                                l.push(board_at(i));
+                            } else {
+                                states[i].store(s | ELIGIBLE, Relaxed);
+                            }
                         }
                     }
-                    r += 1;
+                    i += 1;
                 }
-                (w, l)
+                Ok((w, l))
             })
-            .collect::<Vec<_>>()
-            .into_iter()
-            .collect()
+            .collect::<io::Result<Vec<_>>>()?;
+        Ok(pieces.into_iter().collect())
     }
 
     /// One breadth-first round: tells the predecessors of every frontier position, and
@@ -174,7 +194,7 @@ impl Ctx<'_> {
         if let Some(g) = self.graph {
             let r = self.ix.rank(b).expect("a frontier position is indexed");
             for &q in g.preds(r) {
-                prefetch(&self.cells[q as usize]);
+                prefetch(&self.states[q as usize]);
                 batch.push((Board::EMPTY, q as usize));
             }
             return;
@@ -186,7 +206,7 @@ impl Ctx<'_> {
         let known = (row, self.ix.opp_key(self.n, row));
         for &q in preds.iter() {
             if let Some(rq) = self.ix.rank_sharing_opp(q, known) {
-                prefetch(&self.cells[rq as usize]);
+                prefetch(&self.states[rq as usize]);
                 batch.push((q, rq as usize));
             }
         }
@@ -202,7 +222,7 @@ impl Ctx<'_> {
     }
 
     /// Applies a batch of predecessor updates: a child entered `W_t` (`won`) or `L_t`.
-    /// Other tasks may update the same positions, hence the atomic read-modify-writes.
+    /// Other tasks may update the same positions, hence the compare-and-swap loops.
     #[inline]
     fn update(
         &self,
@@ -214,15 +234,24 @@ impl Ctx<'_> {
     ) {
         for &(q, rq) in batch {
             if won {
-                // One more quiet move of q reaches W_t. Each quiet move reports once, so the
-                // count never runs below zero.
-                let before = self.cells[rq].fetch_sub(COUNT_ONE, Relaxed);
-                debug_assert!(before & COUNT != 0);
-                if before & (DECIDED | COUNT) == COUNT_ONE
-                    && value(before) <= -t
-                    && self.decide_shared(rq, -t)
-                {
-                    l.push(self.board(q, rq));
+                // One more quiet move of q reaches W_t (each quiet move reports once, so the
+                // count never runs below zero): q enters L_t when none is left and its best
+                // exit is low enough.
+                let cell = &self.states[rq];
+                let mut s = cell.load(Relaxed);
+                while is_undecided(s) {
+                    debug_assert!(s & COUNT != 0);
+                    let lost = s & COUNT == 1 && s & ELIGIBLE != 0;
+                    let next = if lost { decided(-t) } else { s - 1 };
+                    match cell.compare_exchange_weak(s, next, Relaxed, Relaxed) {
+                        Ok(_) => {
+                            if lost {
+                                l.push(self.board(q, rq));
+                            }
+                            break;
+                        }
+                        Err(now) => s = now,
+                    }
                 }
             } else if self.decide_shared(rq, t) {
                 w.push(self.board(q, rq));
@@ -234,25 +263,19 @@ impl Ctx<'_> {
     /// tasks deciding or counting down the same rank.
     #[inline]
     fn decide_shared(&self, r: usize, v: i8) -> bool {
-        let mut c = self.cells[r].load(Relaxed);
-        loop {
-            if c & DECIDED != 0 {
-                return false;
-            }
-            let decided = c & COUNT | DECIDED | v as u8 as u16;
-            match self.cells[r].compare_exchange_weak(c, decided, Relaxed, Relaxed) {
+        let mut s = self.states[r].load(Relaxed);
+        while is_undecided(s) {
+            match self.states[r].compare_exchange_weak(s, decided(v), Relaxed, Relaxed) {
                 Ok(_) => return true,
-                Err(now) => c = now,
+                Err(now) => s = now,
             }
         }
+        false
     }
 }
 
-/// The value bytes of four cells read as one word.
-const VALUE_BYTES: u64 = 0x00ff_00ff_00ff_00ff;
-
-/// Does any 16-bit lane of `x` equal zero?
+/// Does any byte of `x` equal zero?
 #[inline(always)]
-fn has_zero_u16(x: u64) -> bool {
-    x.wrapping_sub(0x0001_0001_0001_0001) & !x & 0x8000_8000_8000_8000 != 0
+fn has_zero_byte(x: u64) -> bool {
+    x.wrapping_sub(0x0101_0101_0101_0101) & !x & 0x8080_8080_8080_8080 != 0
 }

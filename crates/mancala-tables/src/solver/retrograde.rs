@@ -12,50 +12,67 @@
 //! yet in `W`) serves every threshold. A position first entering `W` at threshold `t` has value
 //! exactly `t`, one first entering `L` exactly `-t`; what is left at the end is worth 0.
 //!
-//! Memory: one byte of value (the best exit until decided) and one of state per position. The
-//! values are unique, so the result does not depend on the thread count or on timing.
+//! Memory: one byte of state per position ([`super::state`]) and one of best exit, which
+//! is only read, in rank order, when a threshold starts. The values are unique, so the result
+//! does not depend on the thread count or on timing.
 
-use super::cell::{cell, final_value};
-use super::propagate::Ctx;
+use super::exit_file::ExitFile;
+use super::propagate::{Ctx, ExitSource};
 use super::quiet_graph::QuietGraph;
-use super::Job;
+use super::scan;
+use super::state::{final_value, undecided};
+use super::{Job, Layout};
 use crate::bytes::Bytes;
 use crate::core::{Exits, LowerTiers, CHUNK};
+use mancala_index::{Indexer, Order};
 use rayon::prelude::*;
+use std::io;
+use std::path::Path;
 use std::sync::atomic::Ordering::Relaxed;
 
 /// Chunks seeded together before propagating (64 Mi positions).
 pub(crate) const GROUP_CHUNKS: usize = 2048;
 
 /// Solves tier `n` of rules whose quiet moves may cycle, seeding `group_chunks` chunks at a
-/// time. Progress: `2 * size` units.
-pub(crate) fn solve<L: LowerTiers>(job: Job<'_, L>, group_chunks: usize) -> Bytes {
-    let (rules, ix, n, lower) = (job.rules, job.ix, job.n, job.lower);
+/// time, laid out as `layout` says. With `scan`, phase 1 reads the lower tiers in order where
+/// the rules and the order allow ([`super::scan`]), else it walks the tier in rank order.
+/// Progress: `2 * size` units. Fails only on the exit file's I/O.
+pub(crate) fn solve<L: LowerTiers>(
+    job: Job<'_, L>,
+    group_chunks: usize,
+    scan: bool,
+    layout: &Layout,
+) -> io::Result<Bytes> {
+    let (rules, ix, n) = (job.rules, job.ix, job.n);
     let size = ix.size(n);
-    let mut mem = Bytes::zeroed(2 * size as usize);
-    let cells = mem.cells();
     let graph = (!rules.can_unsow()).then(|| QuietGraph::build(rules, ix, n));
-    let ctx = Ctx {
-        rules,
-        ix,
-        n,
-        cells,
-        graph: graph.as_ref(),
-    };
 
     let profile = std::env::var_os("MANCALA_PROFILE").is_some();
     let clock = std::time::Instant::now();
     // Phase 1: every position's best exit and its number of quiet moves.
+    let (mut state, exits) = match &layout.exit_file {
+        None => {
+            let (state, exits) = phase1(&job, scan);
+            (state, Stored::Memory(exits))
+        }
+        Some(path) => {
+            let (state, file) = phase1_to_file(&job, scan, layout.slices, path)?;
+            (state, Stored::File(file))
+        }
+    };
     let chunks: Vec<u64> = (0..size).step_by(CHUNK as usize).collect();
-    chunks.par_iter().for_each(|&start| {
-        let len = CHUNK.min(size - start);
-        let mut r = start as usize;
-        Exits::new(rules, ix).of_range(n, start, len as usize, lower, |exit, quiet| {
-            cells[r].store(cell(exit, quiet), Relaxed);
-            r += 1;
-        });
-        job.progress.advance(len);
-    });
+    let cs = CHUNK as usize;
+    let ctx = Ctx {
+        rules,
+        ix,
+        n,
+        states: state.atomic_bytes(),
+        exits: match &exits {
+            Stored::Memory(bytes) => ExitSource::Memory(bytes),
+            Stored::File(file) => ExitSource::File(file),
+        },
+        graph: graph.as_ref(),
+    };
 
     let phase1 = clock.elapsed();
     let (mut seeding, mut seeded, mut rounds) = (std::time::Duration::ZERO, 0usize, 0usize);
@@ -67,7 +84,7 @@ pub(crate) fn solve<L: LowerTiers>(job: Job<'_, L>, group_chunks: usize) -> Byte
         // fixpoints, so the order in which their members are found does not change them.
         for group in chunks.chunks(group_chunks) {
             let c = std::time::Instant::now();
-            let mut frontier = ctx.seed(t, group);
+            let mut frontier = ctx.seed(t, group)?;
             seeding += c.elapsed();
             seeded += frontier.len();
             while !frontier.is_empty() {
@@ -87,32 +104,109 @@ pub(crate) fn solve<L: LowerTiers>(job: Job<'_, L>, group_chunks: usize) -> Byte
     }
     job.progress.advance(size - per_threshold * n as u64);
 
-    // What was never decided is endless play: worth 0. The values are packed into the front
-    // of the cell array in place: chunk `c` reads bytes `2cS..2(c+1)S` and writes `cS..(c+1)S`,
-    // so chunks `L..2L` may run together once chunks `..L` are done.
-    let size = size as usize;
+    // What was never decided is endless play: worth 0.
+    drop(exits);
+    state
+        .bytes_mut()
+        .par_chunks_mut(cs)
+        .for_each(|c| c.iter_mut().for_each(|s| *s = final_value(*s)));
+    Ok(state)
+}
+
+/// Where phase 1 left the best exits.
+enum Stored {
+    Memory(Bytes),
+    File(ExitFile),
+}
+
+/// Phase 1: every position's state (undecided, with its count of quiet moves) and its best
+/// exit ([`crate::core::NO_EXIT`] if none), by the scan in the lower tiers' order when
+/// `scan` and the rules and the order allow it, else by a walk in rank order.
+pub(crate) fn phase1<L: LowerTiers>(job: &Job<'_, L>, scan: bool) -> (Bytes, Bytes) {
+    let size = job.ix.size(job.n);
+    let mut state = Bytes::zeroed(size as usize);
+    let mut exits = Bytes::zeroed(size as usize);
+    exits_of_slice(job, scan, &mut state, (0, size), &mut exits);
+    (state, exits)
+}
+
+/// [`phase1`] with the exits written to a file at `path`, the tier taken in `slices` slices
+/// (each a pass over the lower tiers), so that only one slice's exits are in memory.
+fn phase1_to_file<L: LowerTiers>(
+    job: &Job<'_, L>,
+    scan: bool,
+    slices: usize,
+    path: &Path,
+) -> io::Result<(Bytes, ExitFile)> {
+    let size = job.ix.size(job.n);
+    let mut state = Bytes::zeroed(size as usize);
+    let mut file = ExitFile::create(path)?;
+    let bounds = slice_bounds(job.ix, job.n, slices.max(1), can_scan(job, scan));
+    for w in bounds.windows(2) {
+        let mut exits = Bytes::zeroed((w[1] - w[0]) as usize);
+        exits_of_slice(job, scan, &mut state, (w[0], w[1]), &mut exits);
+        file.append(&exits)?;
+    }
+    Ok((state, file))
+}
+
+/// Can phase 1 scan the lower tiers in order?
+fn can_scan<L>(job: &Job<'_, L>, scan: bool) -> bool {
+    scan && job.rules.sows_own_row_alone() && job.ix.order() == Order::Published
+}
+
+/// The ranks where `slices` slices of tier `n` start, and its size: equal shares, moved to
+/// the next block's start when the scan takes the slices (it takes whole blocks).
+pub(crate) fn slice_bounds(ix: &Indexer, n: usize, slices: usize, blocks: bool) -> Vec<u64> {
+    let size = ix.size(n);
+    let share = size.div_ceil(slices as u64).max(1);
+    let mut bounds = vec![0];
+    if blocks {
+        for (_, start) in ix.blocks(n) {
+            if start >= bounds.last().expect("one") + share {
+                bounds.push(start);
+            }
+        }
+    } else {
+        bounds.extend((1..slices as u64).map(|k| (k * share).min(size)));
+    }
+    bounds.push(size);
+    bounds.dedup();
+    bounds
+}
+
+/// Phase 1 on ranks `lo..hi`: their states into `state` (the whole tier's) and their exits
+/// into `exits` (the slice's).
+fn exits_of_slice<L: LowerTiers>(
+    job: &Job<'_, L>,
+    scan: bool,
+    state: &mut Bytes,
+    (lo, hi): (u64, u64),
+    exits: &mut Bytes,
+) {
+    let (rules, ix, n, lower) = (job.rules, job.ix, job.n, job.lower);
+    if can_scan(job, scan) {
+        let states = state.atomic_bytes();
+        states[lo as usize..hi as usize]
+            .par_iter()
+            .for_each(|s| s.store(undecided(0), Relaxed));
+        scan::exits_and_counts(job, states, exits.atomic_signed(), (lo, hi));
+        return;
+    }
     let cs = CHUNK as usize;
-    let bytes = mem.bytes_mut();
-    let first = cs.min(size);
-    for i in 0..first {
-        bytes[i] = final_value(u16::from_le_bytes([bytes[2 * i], bytes[2 * i + 1]]));
-    }
-    let chunks_total = size.div_ceil(cs);
-    let mut from = 1;
-    while from < chunks_total {
-        let to = (2 * from).min(chunks_total);
-        let (front, back) = bytes.split_at_mut(2 * from * cs);
-        let src = &back[..2 * (to * cs).min(size) - 2 * from * cs];
-        front[from * cs..]
-            .par_chunks_mut(cs)
-            .zip(src.par_chunks(2 * cs))
-            .for_each(|(out, cells)| {
-                for (v, c) in out.iter_mut().zip(cells.chunks_exact(2)) {
-                    *v = final_value(u16::from_le_bytes([c[0], c[1]]));
-                }
+    let starts: Vec<u64> = (lo..hi).step_by(cs).collect();
+    state.bytes_mut()[lo as usize..hi as usize]
+        .par_chunks_mut(cs)
+        .zip(exits.bytes_mut().par_chunks_mut(cs))
+        .zip(&starts)
+        .for_each(|((states, exits), &start)| {
+            let mut i = 0;
+            let len = states.len();
+            Exits::new(rules, ix).of_range(n, start, len, lower, |exit, quiet| {
+                exits[i] = exit as u8;
+                states[i] = undecided(quiet);
+                i += 1;
             });
-        from = to;
-    }
-    mem.truncate(size);
-    mem
+            job.progress.advance(len as u64);
+        });
 }

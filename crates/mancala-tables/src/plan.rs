@@ -1,0 +1,194 @@
+//! Planning a build within a memory budget: for each tier, how it is laid out, and what
+//! memory, disk and time it needs.
+//!
+//! The threshold solver (tiers with cycles) keeps one state byte a position in memory. Its
+//! best exits, one byte more, stay in memory when both fit; otherwise they wait in a file and
+//! are read once a threshold, chunks that cannot matter skipped. Phase 1 then takes the tier
+//! in slices, each a pass over the lower tiers in order ([`crate::solver`]'s scan), so only a
+//! slice's exits are in memory. Where the rules or the order do not allow the scan, and for
+//! the one-pass solver, the lower tiers are read at random: they must fit in memory as well.
+//!
+//! The fastest plan that fits is taken: everything in memory, else the fewest slices.
+
+use crate::solver::Layout;
+use crate::{TableError, MAX_TIER};
+use mancala_index::{Indexer, Order};
+use mancala_rules::Rules;
+use std::path::Path;
+
+/// Rates measured on the reference machine (2-core AMD EPYC VM, docs/performance.md), from
+/// which the plan estimates times.
+#[derive(Clone, Copy, Debug)]
+pub struct Rates {
+    /// Positions a core solves a second with thresholds (Awari tiers 18..20).
+    pub threshold_per_core: f64,
+    /// Positions a core solves a second in one pass (Kalah tiers).
+    pub one_pass_per_core: f64,
+    /// Sequential disk reads and writes, bytes a second.
+    pub disk: f64,
+}
+
+impl Default for Rates {
+    fn default() -> Rates {
+        Rates {
+            threshold_per_core: 4.0e6,
+            one_pass_per_core: 8.0e6,
+            disk: 1.0e9,
+        }
+    }
+}
+
+/// How one tier is built, and what it needs.
+#[derive(Clone, Debug)]
+pub struct TierPlan {
+    /// The tier.
+    pub seeds: usize,
+    /// Its positions.
+    pub positions: u64,
+    /// How the solver lays it out (the exit file's path is filled in by the builder).
+    pub layout: Layout,
+    /// Peak memory, bytes: the solver's arrays, its other working sets, and the lower tiers
+    /// when they are read at random.
+    pub memory: u64,
+    /// Disk the tier leaves (its file, uncompressed) plus what it uses meanwhile, bytes.
+    pub disk: u64,
+    /// Bytes read from the lower tiers (once a slice when they are read in order).
+    pub lower_reads: u64,
+    /// Estimated wall-clock seconds with `threads` threads.
+    pub seconds: f64,
+}
+
+impl TierPlan {
+    /// Are the best exits kept in a file?
+    pub fn exits_on_disk(&self) -> bool {
+        self.layout.exit_file.is_some()
+    }
+}
+
+/// The most slices phase 1 takes a tier in (each reads every lower tier once).
+pub const MAX_SLICES: usize = 64;
+
+/// Plans tiers `0..=max` of `rules` for `budget` bytes of memory and `threads` threads.
+/// Fails with [`TableError::Memory`] naming the first tier that no plan fits and what it
+/// would need.
+pub fn plan(
+    rules: &Rules,
+    max: usize,
+    budget: u64,
+    threads: usize,
+    rates: &Rates,
+) -> Result<Vec<TierPlan>, TableError> {
+    if max > MAX_TIER {
+        return Err(TableError::TooLarge {
+            tier: max,
+            key: rules.variant().key(),
+            why: format!("tables go up to tier {MAX_TIER}"),
+        });
+    }
+    let ix = Indexer::new(rules, max)?;
+    (0..=max)
+        .map(|n| plan_tier(rules, &ix, n, budget, threads, rates))
+        .collect()
+}
+
+/// Plans tier `n` (see [`plan`]).
+pub fn plan_tier(
+    rules: &Rules,
+    ix: &Indexer,
+    n: usize,
+    budget: u64,
+    threads: usize,
+    rates: &Rates,
+) -> Result<TierPlan, TableError> {
+    let size = ix.size(n);
+    let lower: u64 = (0..n).map(|k| ix.size(k)).sum();
+    let threads = threads.max(1) as f64;
+    let one_pass = rules.quiet_moves_raise_potential();
+    let scan = !one_pass && rules.sows_own_row_alone() && ix.order() == Order::Published;
+    let cpu = |rate: f64| size as f64 / (rate * threads);
+    let disk = |bytes: u64| bytes as f64 / rates.disk;
+    let fits = |memory: u64| memory <= budget;
+    let mut plan = TierPlan {
+        seeds: n,
+        positions: size,
+        layout: Layout::default(),
+        memory: 0,
+        disk: size,
+        lower_reads: 0,
+        seconds: 0.0,
+    };
+    let needed;
+    if one_pass {
+        // One byte a position, and the lower tiers at random.
+        plan.memory = size + lower;
+        plan.lower_reads = lower;
+        plan.seconds = cpu(rates.one_pass_per_core);
+        needed = plan.memory;
+        if fits(plan.memory) {
+            return Ok(plan);
+        }
+    } else {
+        let fixed = working_sets(rules, ix, n, scan);
+        // Lower tiers read at random must stay in memory; read in order, they pass through.
+        let resident = if scan { 0 } else { lower };
+        plan.lower_reads = lower;
+        plan.seconds = cpu(rates.threshold_per_core);
+        plan.memory = 2 * size + fixed + resident;
+        if fits(plan.memory) {
+            return Ok(plan);
+        }
+        // The exits in a file: a slice of them in memory during phase 1.
+        let slices_needed = |slices: u64| size + size.div_ceil(slices) + fixed + resident;
+        let most = if scan { MAX_SLICES as u64 } else { 1 };
+        needed = slices_needed(most);
+        if let Some(slices) = (1..=most).find(|&k| fits(slices_needed(k))) {
+            plan.layout = Layout {
+                slices: slices as usize,
+                exit_file: Some(Path::new("exits").to_path_buf()),
+            };
+            plan.memory = slices_needed(slices);
+            plan.disk = 2 * size;
+            plan.lower_reads = lower * slices;
+            // The exit file is written once and read in part at each threshold (about a
+            // third of it a threshold, as measured on Awari tiers); the lower tiers come
+            // from disk once a slice.
+            let exit_reads = size * (n as u64).max(1) / 3;
+            plan.seconds += disk(size + exit_reads) + disk(lower * slices);
+            return Ok(plan);
+        }
+    }
+    Err(TableError::Memory {
+        tier: n,
+        key: rules.variant().key(),
+        needed,
+        budget,
+    })
+}
+
+/// Memory the threshold solver needs besides its state and exits, bytes: the scan's list of
+/// (row, pit) sowings, the quiet-move graph of relay rules, and the frontiers of the
+/// thresholds (bounded by the solver's seeding groups).
+fn working_sets(rules: &Rules, ix: &Indexer, n: usize, scan: bool) -> u64 {
+    let size = ix.size(n);
+    if size == 0 {
+        return 0;
+    }
+    let mut bytes = 8 << 20;
+    if scan {
+        let rows: u64 = (0..=n).map(|a| ix.own_rows().count(a)).sum();
+        bytes += rows * rules.pits() as u64 * 24;
+    }
+    if !rules.can_unsow() {
+        bytes += 8 * size + 4 * size * rules.move_limit() as u64;
+    }
+    // Frontiers: 16 bytes a newly decided position, about one position in sixteen of a
+    // seeding group at once (measured on Awari tiers 16..24), at most 64 Mi positions a group.
+    bytes += size.min(64 << 20);
+    bytes
+}
+
+/// The default memory budget: most of the physical memory, leaving room for the system and
+/// the page cache of the files being read and written.
+pub fn default_budget() -> u64 {
+    crate::physical_memory().map_or(8 << 30, |m| m / 10 * 8)
+}

@@ -1,0 +1,117 @@
+//! Best exits kept in a file while a tier's thresholds run, for tiers whose state and exits
+//! do not both fit in the memory budget.
+//!
+//! Phase 2 reads the exits only when a threshold starts, in rank order (see
+//! [`super::state`]): a position enters `W_t` when its exit is `t` and becomes eligible for
+//! `L_t` when it is `-t`. Most exits are small, so for each chunk of ranks the file's owner
+//! keeps a mask of the exit sizes it holds, and a threshold reads only the chunks that hold
+//! its size: the large thresholds, which come first, read almost nothing.
+
+use crate::core::{CHUNK, NO_EXIT};
+use std::fs::File;
+use std::io::{self, Write};
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+
+/// The bit of a chunk's mask for an exit: its size (62 for anything larger), or 63 for
+/// [`NO_EXIT`].
+fn bit(exit: i8) -> u64 {
+    if exit == NO_EXIT {
+        1 << 63
+    } else {
+        1 << (exit.unsigned_abs().min(62))
+    }
+}
+
+/// Exits written in rank order to a temporary file, removed when dropped.
+pub(crate) struct ExitFile {
+    path: PathBuf,
+    file: File,
+    len: u64,
+    /// For each chunk of [`CHUNK`] ranks: the [`bit`]s of the exits it holds.
+    masks: Vec<u64>,
+}
+
+impl ExitFile {
+    /// A new, empty file at `path` (replacing what a killed run left there).
+    pub fn create(path: &Path) -> io::Result<ExitFile> {
+        Ok(ExitFile {
+            path: path.to_path_buf(),
+            file: std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(true)
+                .open(path)?,
+            len: 0,
+            masks: Vec::new(),
+        })
+    }
+
+    /// Appends the exits of the next ranks.
+    pub fn append(&mut self, exits: &[u8]) -> io::Result<()> {
+        self.file.write_all(exits)?;
+        for (i, &e) in exits.iter().enumerate() {
+            let chunk = ((self.len + i as u64) / CHUNK) as usize;
+            if chunk >= self.masks.len() {
+                self.masks.resize(chunk + 1, 0);
+            }
+            self.masks[chunk] |= bit(e as i8);
+        }
+        self.len += exits.len() as u64;
+        Ok(())
+    }
+
+    /// Does the chunk starting at rank `start` hold an exit that threshold `t` acts on
+    /// (`t`, `-t`, or none at all at the `first` threshold)?
+    pub fn may_hold(&self, start: u64, t: i8, first: bool) -> bool {
+        let mask = self
+            .masks
+            .get((start / CHUNK) as usize)
+            .copied()
+            .unwrap_or(0);
+        let want = bit(t) | if first { bit(NO_EXIT) } else { 0 };
+        // Sizes past 62 share one bit: any of them may be `t`.
+        mask & want != 0
+    }
+
+    /// Reads the exits of ranks `start..start + buf.len()`.
+    pub fn read(&self, start: u64, buf: &mut [u8]) -> io::Result<()> {
+        self.file.read_exact_at(buf, start)
+    }
+}
+
+impl Drop for ExitFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn masks_name_the_chunks_a_threshold_needs() {
+        let dir = std::env::temp_dir().join(format!("mancala-exits-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("exits");
+        let mut f = ExitFile::create(&path).unwrap();
+        let mut exits = vec![0u8; 3 * CHUNK as usize];
+        exits[5] = 7;
+        exits[CHUNK as usize + 9] = (-3i8) as u8;
+        exits[2 * CHUNK as usize] = NO_EXIT as u8;
+        // Appended in uneven pieces: the masks follow absolute ranks.
+        f.append(&exits[..100]).unwrap();
+        f.append(&exits[100..]).unwrap();
+        assert!(f.may_hold(0, 7, false) && !f.may_hold(0, 3, false));
+        assert!(f.may_hold(CHUNK, 3, false) && !f.may_hold(CHUNK, 7, false));
+        assert!(f.may_hold(2 * CHUNK, 5, true) && !f.may_hold(2 * CHUNK, 5, false));
+        let mut buf = vec![0u8; 10];
+        f.read(CHUNK, &mut buf).unwrap();
+        assert_eq!(buf[9] as i8, -3);
+        drop(f);
+        assert!(!path.exists(), "removed when dropped");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,207 @@
+//! Phase 1 of an Awari-type tier in the lower tiers' order: every position's best exit and
+//! number of quiet moves, reading each lower tier front to back.
+//!
+//! Walking the tier in rank order sends each position's captures to random places in the
+//! lower tiers: one cache miss a move in memory, one disk seek a move beyond it. But where a
+//! move from one pit leaves the mover's row depends on that row and the pit alone
+//! ([`Rules::sows_own_row_alone`]), and that row is the child's opponent's row, which is
+//! what the published order ranks first. So the moves are taken grouped by the row they
+//! leave, in that row's order: all the children of a group lie in one block of each lower
+//! tier, and the groups visit the blocks of every lower tier in order. The tier being solved
+//! takes the random accesses instead, in memory, where they are cheap.
+//!
+//! The results equal the rank-order walk's ([`crate::core::Exits`]) byte for byte: the tests
+//! of the solver compare the two.
+
+use super::state::undecided;
+use super::Job;
+use crate::core::{Exits, LowerTiers, NO_EXIT};
+use crate::prefetch;
+use mancala_index::Indexer;
+use mancala_rules::{byte_sum, Board, MoveAt, Next, Rules};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicI8, AtomicU8, Ordering::Relaxed};
+
+/// One pit of one mover's row, and the row its sowing leaves him.
+#[derive(Clone, Copy)]
+struct Sowing {
+    /// The mover's row after the move: the children's opponent's row.
+    after: u64,
+    /// The mover's row.
+    own: u64,
+    /// The pit.
+    pit: u8,
+    /// Seeds in `own`.
+    seeds: u8,
+}
+
+/// Parents looked ahead of when prefetching their bytes.
+const AHEAD: usize = 8;
+
+/// For the ranks `lo..hi` of tier `job.n` (of Awari-type rules in the published order;
+/// `lo` and `hi` at block starts or the tier's end): counts each position's quiet moves into
+/// `states` (the whole tier's, each undecided with count 0 to begin with) and stores its best
+/// exit ([`NO_EXIT`] if none) at `exits[rank - lo]`. Progress: `hi - lo` units.
+///
+/// One call reads every lower tier once, in order; a tier taken in several slices reads them
+/// once a slice.
+pub(crate) fn exits_and_counts<L: LowerTiers>(
+    job: &Job<'_, L>,
+    states: &[AtomicU8],
+    exits: &[AtomicI8],
+    (lo, hi): (u64, u64),
+) {
+    let (rules, ix, n, lower) = (job.rules, job.ix, job.n, job.lower);
+    assert!(rules.sows_own_row_alone(), "Awari-type rules");
+    let size = ix.size(n);
+    let m = rules.pits();
+    debug_assert_eq!(exits.len() as u64, hi - lo);
+    exits.par_iter().for_each(|e| e.store(NO_EXIT, Relaxed));
+
+    // The blocks of the slice by the seeds of their opponent's row.
+    let mut blocks: Vec<Vec<(u64, u64)>> = vec![Vec::new(); n + 1];
+    for (opp, start) in ix.blocks(n).filter(|&(_, start)| lo <= start && start < hi) {
+        blocks[byte_sum(opp) as usize].push((opp, start));
+    }
+    // Positions without the moves below: the mover's row is empty (the game is over), or the
+    // tier's start position, whose opponent's row has no empty pit.
+    let mut single: Vec<(Board, u64)> = blocks[n]
+        .iter()
+        .map(|&(opp, start)| (board(0, opp, m), start))
+        .collect();
+    single.extend(
+        ix.extra(n)
+            .map(|b| (b, size - 1))
+            .filter(|&(_, r)| lo <= r && r < hi),
+    );
+    let mut batch = Exits::new(rules, ix);
+    for &(b, rank) in &single {
+        batch.clear();
+        batch.add(b, n, lower);
+        batch.resolve(lower);
+        let (exit, quiet) = batch.positions[0];
+        exits[(rank - lo) as usize].store(exit, Relaxed);
+        states[rank as usize].store(undecided(quiet), Relaxed);
+    }
+
+    // Every (mover's row, pit) of the tier, by the row the sowing leaves.
+    let mut sowings: Vec<Sowing> = (1..=n)
+        .filter(|&a| !blocks[n - a].is_empty())
+        .flat_map(|a| ix.mover_rows(a).map(move |own| (a, own)))
+        .flat_map(|(a, own)| {
+            (0..m)
+                .filter(move |&pit| (own >> (8 * pit)) & 0xff != 0)
+                .map(move |pit| Sowing {
+                    after: rules.row_after_sowing(own, pit),
+                    own,
+                    pit: pit as u8,
+                    seeds: a as u8,
+                })
+        })
+        .collect();
+    sowings.par_sort_unstable_by_key(|s| s.after);
+    let work = |s: &Sowing| blocks[n - s.seeds as usize].len() as u64;
+    let total: u64 = sowings.iter().map(work).sum::<u64>().max(1);
+
+    let pieces = 64 * rayon::current_num_threads();
+    let per = sowings.len().div_ceil(pieces).max(1);
+    let reported: u64 = sowings
+        .par_chunks(per)
+        .map(|piece| {
+            let mut scan = Scan {
+                rules,
+                ix,
+                n,
+                lower,
+                states,
+                exits,
+                lo,
+                after: u64::MAX,
+                offsets: vec![None; n],
+            };
+            for s in piece {
+                scan.sowing(s, &blocks[n - s.seeds as usize]);
+            }
+            let units = (hi - lo) * piece.iter().map(work).sum::<u64>() / total;
+            job.progress.advance(units);
+            units
+        })
+        .sum();
+    job.progress.advance((hi - lo) - reported.min(hi - lo));
+}
+
+/// A task's share of the scan, with the block offsets of the row its children share.
+struct Scan<'a, L> {
+    rules: &'a Rules,
+    ix: &'a Indexer,
+    n: usize,
+    lower: &'a L,
+    states: &'a [AtomicU8],
+    /// The exits of ranks `lo..`.
+    exits: &'a [AtomicI8],
+    lo: u64,
+    /// The opponent's row of the children now: `offsets[t]` is its block's first rank in
+    /// lower tier `t`.
+    after: u64,
+    offsets: Vec<Option<u64>>,
+}
+
+impl<L: LowerTiers> Scan<'_, L> {
+    /// The move from `s.pit` in every position of the tier with mover's row `s.own`: one
+    /// position in each of `blocks` (opponent's row, first rank).
+    #[inline]
+    fn sowing(&mut self, s: &Sowing, blocks: &[(u64, u64)]) {
+        let (ix, m) = (self.ix, self.rules.pits());
+        if s.after != self.after {
+            self.after = s.after;
+            for (t, o) in self.offsets.iter_mut().enumerate() {
+                *o = ix.opp_key(t, s.after);
+            }
+        }
+        let own_rank = ix
+            .mover_rank(s.own, s.seeds as usize)
+            .expect("a mover's row of the tier");
+        for (i, &(opp, start)) in blocks.iter().enumerate() {
+            if let Some(&(_, ahead)) = blocks.get(i + AHEAD) {
+                let r = (ahead + own_rank) as usize;
+                prefetch(&self.states[r]);
+                prefetch(&self.exits[r - self.lo as usize]);
+            }
+            let parent = (start + own_rank) as usize;
+            let b = board(s.own, opp, m);
+            let exit = match self.rules.move_at(b, s.pit as usize) {
+                MoveAt::NotLegal => continue,
+                MoveAt::GameOver { mover, opp } => mover as i32 - opp as i32,
+                MoveAt::Move(c) if c.is_quiet() => {
+                    self.states[parent].fetch_add(1, Relaxed);
+                    continue;
+                }
+                MoveAt::Move(c) if c.next == Next::Over => c.value(0),
+                MoveAt::Move(c) => {
+                    let t = c.board.total() as usize;
+                    debug_assert!(t < self.n);
+                    let rank = match (c.next, self.offsets[t]) {
+                        (Next::Opponent, Some(offset)) => {
+                            let own = c.board.0 as u64 & (u64::MAX >> (64 - 8 * m));
+                            offset
+                                + ix.mover_rank(own, t - byte_sum(s.after) as usize)
+                                    .expect("a child's mover's row")
+                        }
+                        // A grand slam that moves again keeps the layout: its child lies
+                        // elsewhere (rare, and read at random).
+                        _ => ix
+                            .rank(c.board)
+                            .expect("children of indexed positions are indexed"),
+                    };
+                    c.value(self.lower.value(t, rank) as i32)
+                }
+            };
+            self.exits[parent - self.lo as usize].fetch_max(exit as i8, Relaxed);
+        }
+    }
+}
+
+#[inline(always)]
+fn board(own: u64, opp: u64, m: usize) -> Board {
+    Board(own as u128 | (opp as u128) << (8 * m))
+}
