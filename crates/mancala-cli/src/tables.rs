@@ -18,6 +18,7 @@ use mancala_tables::{
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::time::Duration;
 
 /// The variant and the table folder: what every command on tables names.
 #[derive(Args, Debug)]
@@ -64,6 +65,12 @@ pub struct BuildCmd {
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     memory: Option<u64>,
 
+    /// Save a tier's state between thresholds at most every M minutes (0: after each), so a
+    /// killed build resumes inside the tier; the saves go beside the tables and are removed
+    /// when the tier is done
+    #[arg(long, value_name = "M", default_value_t = 10.0)]
+    checkpoint_minutes: f64,
+
     /// Write compressed tables: about a third of the raw size (each value stored as its
     /// difference from what the lower tiers predict, in zstd blocks). Reading one position
     /// unpacks one block; the builder and the searcher decode whole tiers into memory
@@ -97,7 +104,7 @@ impl BuildObserver for Display {
         let bar = ProgressBar::new(positions);
         bar.set_style(
             ProgressStyle::with_template(
-                "tier {prefix:>3} [{bar:30}] {percent:>3}% {human_pos}/{human_len} positions, {per_sec}, ETA {eta}",
+                "tier {prefix:>3} [{bar:30}] {percent:>3}% {msg}, {human_pos}/{human_len} positions, {per_sec}, ETA {eta}",
             )
             .expect("valid template")
             .progress_chars("=> "),
@@ -111,6 +118,18 @@ impl BuildObserver for Display {
             *done += units;
             let len = bar.length().unwrap_or(0);
             bar.set_position((*done as u128 * len as u128 / *work as u128) as u64);
+        }
+    }
+
+    fn phase(&self, what: &str) {
+        if let Some((bar, _, _)) = self.bar.lock().unwrap().as_ref() {
+            bar.set_message(what.to_string());
+        }
+    }
+
+    fn resuming(&self, seeds: usize, threshold: i8) {
+        if !self.json {
+            println!("tier {seeds:>3}: resuming from its checkpoint at threshold {threshold}");
         }
     }
 
@@ -163,12 +182,16 @@ impl BuildCmd {
     pub fn run(&self) -> Result<()> {
         let rules = self.table.rules()?;
         set_threads(self.threads)?;
+        if !(0.0..=525_600.0).contains(&self.checkpoint_minutes) {
+            bail!("--checkpoint-minutes must be between 0 and 525600 (a year)");
+        }
         let budget = self.memory.unwrap_or_else(default_budget);
         let opts = BuildOptions {
             dir: self.table.dir.clone(),
             max_seeds: self.max_seeds,
             compress: self.compress,
             memory: Some(budget),
+            checkpoint_every: Some(Duration::from_secs_f64(self.checkpoint_minutes * 60.0)),
         };
         let display = Display {
             json: self.json,

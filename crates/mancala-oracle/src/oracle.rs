@@ -138,6 +138,7 @@ impl Oracle {
                 max_seeds: plan.up_to,
                 compress: false,
                 memory: None,
+                checkpoint_every: None,
             };
             build(&self.rules, &opts, obs)?;
         }

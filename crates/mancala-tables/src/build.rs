@@ -6,13 +6,13 @@ use crate::format::Encoding;
 use crate::machine::peak_rss_mb;
 use crate::plan::{self, Rates};
 use crate::set::{decode_tier, Decoded};
-use crate::solver::{progress_units, solve_tier, Layout, MAX_STATE_TIER};
+use crate::solver::{progress_units, solve_tier, Checkpoint, Layout, MAX_STATE_TIER};
 use crate::table::{tier_path, write_table, Table};
 use crate::{FileError, TableError};
 use mancala_index::Indexer;
 use mancala_rules::Rules;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// zstd level of compressed tables: compression happens once, probes decompress often.
 const ZSTD_LEVEL: i32 = 15;
@@ -28,6 +28,9 @@ pub struct BuildOptions {
     pub compress: bool,
     /// Memory budget in bytes ([`crate::plan`]); `None`: no budget, every tier in memory.
     pub memory: Option<u64>,
+    /// Tiers with cycles save their state between thresholds at most this often, and a
+    /// build resumes a killed tier from its last save; `None`: no saves.
+    pub checkpoint_every: Option<Duration>,
 }
 
 /// What one tier took.
@@ -55,6 +58,10 @@ pub trait BuildObserver: Sync {
     fn tier_started(&self, _seeds: usize, _positions: u64, _work: u64) {}
     /// `units` more progress units of the current tier are done.
     fn progress(&self, _units: u64) {}
+    /// The current tier entered a phase (`what` names it: "exits", "threshold 12/20").
+    fn phase(&self, _what: &str) {}
+    /// A tier resumes from a checkpoint at threshold `threshold`.
+    fn resuming(&self, _seeds: usize, _threshold: i8) {}
     /// A tier file on disk was unusable and is being rebuilt.
     fn replacing(&self, _err: &TableError) {}
     /// A tier is done (built or found valid).
@@ -67,6 +74,10 @@ struct Forward<'a>(&'a dyn BuildObserver);
 impl Progress for Forward<'_> {
     fn advance(&self, units: u64) {
         self.0.progress(units)
+    }
+
+    fn phase(&self, what: &str) {
+        self.0.phase(what)
     }
 }
 
@@ -161,6 +172,16 @@ pub fn build(
             .map_or_else(Layout::default, |p| p[n].layout.clone());
         if layout.exit_file.is_some() {
             layout.exit_file = Some(path.with_extension("exits"));
+        }
+        if let Some(every) = opts.checkpoint_every {
+            let c = Checkpoint {
+                path: path.with_extension("ckpt"),
+                every,
+            };
+            if let Some(t) = c.peek(&key, n, size) {
+                obs.resuming(n, t);
+            }
+            layout.checkpoint = Some(c);
         }
         let values = solve_tier(
             rules,

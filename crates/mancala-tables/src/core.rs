@@ -34,6 +34,8 @@ pub trait LowerTiers: Sync {
 pub trait Progress: Sync {
     /// Adds `units` to the work done.
     fn advance(&self, units: u64);
+    /// The pass entered a phase (`what` names it for a progress display).
+    fn phase(&self, _what: &str) {}
 }
 
 impl Progress for () {

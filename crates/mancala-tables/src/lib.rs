@@ -8,7 +8,7 @@
 //!
 //! let rules = Rules::new(Variant::preset(Preset::Awari));
 //! let dir = std::env::temp_dir().join(format!("mancala-tables-doc-{}", std::process::id()));
-//! let opts = BuildOptions { dir: dir.clone(), max_seeds: 8, compress: false, memory: None };
+//! let opts = BuildOptions { dir: dir.clone(), max_seeds: 8, compress: false, memory: None, checkpoint_every: None };
 //! let reports = build(&rules, &opts, &()).unwrap();
 //! assert_eq!(reports.len(), 9); // tiers 0..=8
 //! assert_eq!(reports[8].positions, 75_504);
@@ -50,7 +50,7 @@ pub use bytes::Bytes;
 pub use core::{LowerTiers, Progress, MAX_TIER};
 pub use machine::{peak_rss_mb, physical_memory};
 pub use set::Tables;
-pub use solver::{progress_units, solve_tier, Layout, MAX_STATE_TIER};
+pub use solver::{progress_units, solve_tier, Checkpoint, Layout, MAX_STATE_TIER};
 pub use table::{tier_path, write_table, Table};
 pub use verify::{verify, verify_tables, BadEntry, VerifyReport};
 

@@ -145,6 +145,7 @@ pub fn plan_tier(
             plan.layout = Layout {
                 slices: slices as usize,
                 exit_file: Some(Path::new("exits").to_path_buf()),
+                checkpoint: None,
             };
             plan.memory = slices_needed(slices);
             plan.disk = 2 * size;

@@ -26,6 +26,7 @@ fn check(preset: Preset, opts: Options, max: usize) {
             max_seeds: max,
             compress: false,
             memory: None,
+            checkpoint_every: None,
         },
         &(),
     )

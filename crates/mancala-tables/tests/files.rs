@@ -39,6 +39,8 @@ fn build_with(
         max_seeds: max,
         compress,
         memory,
+        // Budgeted builds save a checkpoint after every threshold, exits file and all.
+        checkpoint_every: memory.map(|_| std::time::Duration::ZERO),
     };
     pool.install(|| build(r, &opts, &())).unwrap();
 }
@@ -122,6 +124,7 @@ fn a_budget_too_small_fails_at_once_with_the_size_needed() {
         max_seeds: 12,
         compress: false,
         memory: Some(1 << 20),
+        checkpoint_every: None,
     };
     let err = build(&r, &opts, &()).unwrap_err();
     match &err {
@@ -301,6 +304,7 @@ fn a_damaged_tier_is_rebuilt_and_the_verifier_catches_wrong_values() {
             max_seeds: 10,
             compress: false,
             memory: None,
+            checkpoint_every: None,
         },
         &(),
     )

@@ -135,6 +135,7 @@ pub fn built(rules: &Rules, dir: &Path, max: usize) -> Tables {
         max_seeds: max,
         compress: false,
         memory: None,
+        checkpoint_every: None,
     };
     build(rules, &opts, &()).unwrap();
     Tables::open(dir, rules, max, true).unwrap()

@@ -12,6 +12,7 @@ use std::fs::File;
 use std::io::{self, Write};
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
+use xxhash_rust::xxh3::Xxh3;
 
 /// The bit of a chunk's mask for an exit: its size (62 for anything larger), or 63 for
 /// [`NO_EXIT`].
@@ -23,13 +24,16 @@ fn bit(exit: i8) -> u64 {
     }
 }
 
-/// Exits written in rank order to a temporary file, removed when dropped.
+/// Exits written in rank order to a temporary file, removed when dropped (a killed build
+/// leaves it for its checkpoint, [`super::checkpoint`]).
 pub(crate) struct ExitFile {
     path: PathBuf,
     file: File,
     len: u64,
     /// For each chunk of [`CHUNK`] ranks: the [`bit`]s of the exits it holds.
     masks: Vec<u64>,
+    /// xxh3-64 of the bytes so far, for a checkpoint to name the file it goes with.
+    hash: Xxh3,
 }
 
 impl ExitFile {
@@ -45,12 +49,57 @@ impl ExitFile {
                 .open(path)?,
             len: 0,
             masks: Vec::new(),
+            hash: Xxh3::new(),
         })
+    }
+
+    /// Opens the file a killed build left at `path`, reading it once for its masks and hash.
+    pub fn reopen(path: &Path) -> io::Result<ExitFile> {
+        let mut f = ExitFile {
+            path: path.to_path_buf(),
+            file: std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .open(path)?,
+            len: 0,
+            masks: Vec::new(),
+            hash: Xxh3::new(),
+        };
+        let total = f.file.metadata()?.len();
+        let mut buf = vec![0u8; 1 << 20];
+        while f.len < total {
+            let n = buf.len().min((total - f.len) as usize);
+            f.file.read_exact_at(&mut buf[..n], f.len)?;
+            f.note(&buf[..n]);
+        }
+        Ok(f)
+    }
+
+    /// Ranks in the file.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// xxh3-64 of the file's bytes.
+    pub fn hash(&self) -> u64 {
+        self.hash.digest()
+    }
+
+    /// Makes what was appended durable.
+    pub fn sync(&self) -> io::Result<()> {
+        self.file.sync_data()
     }
 
     /// Appends the exits of the next ranks.
     pub fn append(&mut self, exits: &[u8]) -> io::Result<()> {
         self.file.write_all(exits)?;
+        self.note(exits);
+        Ok(())
+    }
+
+    /// Takes the next ranks' exits into the masks, the hash and the length.
+    fn note(&mut self, exits: &[u8]) {
+        self.hash.update(exits);
         for (i, &e) in exits.iter().enumerate() {
             let chunk = ((self.len + i as u64) / CHUNK) as usize;
             if chunk >= self.masks.len() {
@@ -59,7 +108,6 @@ impl ExitFile {
             self.masks[chunk] |= bit(e as i8);
         }
         self.len += exits.len() as u64;
-        Ok(())
     }
 
     /// Does the chunk starting at rank `start` hold an exit that threshold `t` acts on
@@ -110,7 +158,13 @@ mod tests {
         let mut buf = vec![0u8; 10];
         f.read(CHUNK, &mut buf).unwrap();
         assert_eq!(buf[9] as i8, -3);
-        drop(f);
+        let hash = f.hash();
+        assert_eq!(hash, xxhash_rust::xxh3::xxh3_64(&exits));
+        std::mem::forget(f);
+        let again = ExitFile::reopen(&path).unwrap();
+        assert_eq!((again.len(), again.hash()), (exits.len() as u64, hash));
+        assert!(again.may_hold(CHUNK, 3, false) && !again.may_hold(CHUNK, 7, false));
+        drop(again);
         assert!(!path.exists(), "removed when dropped");
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -12,6 +12,7 @@
 //! Both give values that do not depend on the thread count (the tests below check that they
 //! agree where both apply).
 
+mod checkpoint;
 mod exit_file;
 mod kalah_rows;
 mod one_pass;
@@ -23,6 +24,7 @@ mod state;
 
 use crate::bytes::Bytes;
 use crate::core::{LowerTiers, Progress, MAX_TIER};
+pub use checkpoint::Checkpoint;
 use mancala_index::Indexer;
 use mancala_rules::Rules;
 pub use state::MAX_STATE_TIER;
@@ -64,6 +66,8 @@ pub struct Layout {
     pub slices: usize,
     /// The best exits wait in this file during the thresholds instead of in memory.
     pub exit_file: Option<std::path::PathBuf>,
+    /// Save the state between thresholds, and resume from a saved one.
+    pub checkpoint: Option<Checkpoint>,
 }
 
 /// One tier to solve: the rules, the index, the tier's seeds, the final lower tiers, and

@@ -16,6 +16,7 @@
 //! is only read, in rank order, when a threshold starts. The values are unique, so the result
 //! does not depend on the thread count or on timing.
 
+use super::checkpoint::{Clock, Exits as CheckpointExits};
 use super::exit_file::ExitFile;
 use super::propagate::{Ctx, ExitSource};
 use super::quiet_graph::QuietGraph;
@@ -49,16 +50,30 @@ pub(crate) fn solve<L: LowerTiers>(
 
     let profile = std::env::var_os("MANCALA_PROFILE").is_some();
     let clock = std::time::Instant::now();
-    // Phase 1: every position's best exit and its number of quiet moves.
-    let (mut state, exits) = match &layout.exit_file {
-        None => {
-            let (state, exits) = phase1(&job, scan);
-            (state, Stored::Memory(exits))
+    // Phase 1: every position's best exit and its number of quiet moves, unless a checkpoint
+    // of the tier gives them back with the thresholds already done.
+    let key = rules.variant().key();
+    let resumed = layout
+        .checkpoint
+        .as_ref()
+        .and_then(|c| c.load(&key, n, size));
+    job.progress.phase("best exits");
+    let (mut state, exits, first) = match resumed {
+        Some(r) => {
+            let done = n as u64 - r.next.max(0) as u64;
+            job.progress.advance(size + size / n.max(1) as u64 * done);
+            (r.state, Stored::File(Box::new(r.exits)), r.next)
         }
-        Some(path) => {
-            let (state, file) = phase1_to_file(&job, scan, layout.slices, path)?;
-            (state, Stored::File(file))
-        }
+        None => match &layout.exit_file {
+            None => {
+                let (state, exits) = phase1(&job, scan);
+                (state, Stored::Memory(exits), n as i8)
+            }
+            Some(path) => {
+                let (state, file) = phase1_to_file(&job, scan, layout.slices, path)?;
+                (state, Stored::File(Box::new(file)), n as i8)
+            }
+        },
     };
     let chunks: Vec<u64> = (0..size).step_by(CHUNK as usize).collect();
     let cs = CHUNK as usize;
@@ -78,7 +93,9 @@ pub(crate) fn solve<L: LowerTiers>(
     let (mut seeding, mut seeded, mut rounds) = (std::time::Duration::ZERO, 0usize, 0usize);
     // Phase 2: thresholds from high to low.
     let per_threshold = size / n.max(1) as u64;
-    for t in (1..=n as i8).rev() {
+    let mut since_checkpoint = Clock::new();
+    for t in (1..=first).rev() {
+        job.progress.phase(&format!("threshold {t}/{n}"));
         // Seeds are taken a group of chunks at a time and propagated to closure before the
         // next group, which bounds the frontier's memory on big tiers. The sets are least
         // fixpoints, so the order in which their members are found does not change them.
@@ -93,6 +110,15 @@ pub(crate) fn solve<L: LowerTiers>(
             }
         }
         job.progress.advance(per_threshold);
+        if let Some(c) = &layout.checkpoint {
+            if t > 1 && since_checkpoint.due(c) {
+                let exits = match &exits {
+                    Stored::Memory(bytes) => CheckpointExits::Memory(bytes),
+                    Stored::File(file) => CheckpointExits::File(file),
+                };
+                c.save(&key, n, ctx.states, exits, t - 1)?;
+            }
+        }
     }
     if profile {
         eprintln!(
@@ -106,6 +132,9 @@ pub(crate) fn solve<L: LowerTiers>(
 
     // What was never decided is endless play: worth 0.
     drop(exits);
+    if let Some(c) = &layout.checkpoint {
+        c.remove();
+    }
     state
         .bytes_mut()
         .par_chunks_mut(cs)
@@ -116,7 +145,7 @@ pub(crate) fn solve<L: LowerTiers>(
 /// Where phase 1 left the best exits.
 enum Stored {
     Memory(Bytes),
-    File(ExitFile),
+    File(Box<ExitFile>),
 }
 
 /// Phase 1: every position's state (undecided, with its count of quiet moves) and its best

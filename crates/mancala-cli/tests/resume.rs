@@ -1,0 +1,141 @@
+//! A build killed in the middle of a tier (SIGKILL, at moments that vary from run to run,
+//! once right after a checkpoint was saved) resumes from its last checkpoint and ends with the
+//! same bytes as a build that was never stopped; it leaves no checkpoint or exit file behind.
+
+mod common;
+
+use common::{mancala, scratch};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant, SystemTime};
+
+const BIN: &str = env!("CARGO_BIN_EXE_mancala");
+
+fn build_args(dir: &Path, max: usize, extra: &[&str]) -> Vec<String> {
+    let mut args: Vec<String> = ["build", "awari", "--max-seeds", &max.to_string(), "--dir"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    args.push(dir.to_str().unwrap().into());
+    args.extend(extra.iter().map(|s| s.to_string()));
+    args
+}
+
+/// Starts a build and kills it when `stop` says so (or lets it finish).
+fn run_and_kill(
+    dir: &Path,
+    max: usize,
+    extra: &[&str],
+    mut stop: impl FnMut(Duration) -> bool,
+) -> bool {
+    let mut args = vec!["--checkpoint-minutes", "0", "-q"];
+    args.extend(extra);
+    let mut child = Command::new(BIN)
+        .args(build_args(dir, max, &args))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            assert!(status.success(), "the build failed: {status}");
+            return false;
+        }
+        if stop(start.elapsed()) {
+            child.kill().unwrap(); // SIGKILL
+            child.wait().unwrap();
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// With every tier in memory (the exits are written beside the checkpoint at its first save).
+#[test]
+fn a_killed_build_resumes_inside_the_tier_with_the_same_bytes() {
+    kill_and_resume("resume-memory", &[]);
+}
+
+/// With a budget that keeps the top tier's exits in a file, in two slices.
+#[test]
+fn a_killed_budgeted_build_resumes_with_the_same_bytes() {
+    kill_and_resume("resume-budget", &["--memory", "75M"]);
+}
+
+fn kill_and_resume(name: &str, extra: &[&str]) {
+    let dir = scratch(name);
+    let (clean, killed) = (dir.join("clean"), dir.join("killed"));
+    let max = 17;
+    let out = mancala(
+        &build_args(&clean, max, &["-q"])
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    );
+    assert!(out.status.success());
+    // The tiers below the top one first, so the kills land in the top tier.
+    let below = mancala(
+        &build_args(&killed, max - 1, &["-q"])
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    );
+    assert!(below.status.success());
+
+    let key_dir = killed.join("awari-6x4");
+    let ckpt = key_dir.join(format!("tier-{max:03}.ckpt"));
+    // Once right after a checkpoint appears...
+    assert!(
+        run_and_kill(&killed, max, extra, |_| ckpt.exists()),
+        "the build ended before its first checkpoint"
+    );
+    // ...then at moments that vary from run to run.
+    let mut seed = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos() as u64;
+    for _ in 0..4 {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let at = Duration::from_millis(50 + (seed >> 33) % 1500);
+        run_and_kill(&killed, max, extra, |t| t >= at);
+    }
+    // The last run finishes, and says where it resumed when a checkpoint was there.
+    let had_checkpoint = ckpt.exists();
+    let mut args = vec!["--checkpoint-minutes", "0"];
+    args.extend(extra);
+    let last = mancala(
+        &build_args(&killed, max, &args)
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    );
+    assert!(last.status.success());
+    let text = String::from_utf8_lossy(&last.stdout);
+    if !extra.is_empty() {
+        assert!(
+            text.contains(&format!("tier {max} keeps the best exits on disk")),
+            "{text}"
+        );
+    }
+    assert_eq!(
+        text.contains("resuming from its checkpoint at threshold"),
+        had_checkpoint,
+        "{text}"
+    );
+    for n in 0..=max {
+        let name = format!("awari-6x4/tier-{n:03}.mtb");
+        let a = std::fs::read(clean.join(&name)).unwrap();
+        let b = std::fs::read(killed.join(&name)).unwrap();
+        assert!(a == b, "tier {n} differs after the kills");
+    }
+    let left: Vec<_> = std::fs::read_dir(&key_dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|f| !f.ends_with(".mtb"))
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

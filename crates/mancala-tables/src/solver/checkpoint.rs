@@ -1,0 +1,255 @@
+//! Checkpoints inside a tier: the threshold solver's state saved between two thresholds, so
+//! that a build killed in the middle of a big tier resumes there instead of at its start.
+//!
+//! Between thresholds nothing runs and the state is a closed fixpoint for every threshold
+//! done, so the state bytes, the best exits (which do not change after phase 1) and the next
+//! threshold are all a resumed build needs; its values are unique, so it ends with the same
+//! bytes. A checkpoint file holds a header and the state; the exits stay in their own file
+//! (written once, in the memory plan at the first checkpoint), which the header names by
+//! length and hash. Files are written under a temporary name, synced and renamed, so a kill
+//! leaves either the previous checkpoint or the new one.
+//!
+//! | offset | bytes | field |
+//! |---:|---:|---|
+//! | 0 | 8 | magic `MNCKPT01` |
+//! | 8 | 8 | xxh3-64 of the rule set's key |
+//! | 16 | 8 | tier |
+//! | 24 | 8 | positions |
+//! | 32 | 8 | the next threshold to run |
+//! | 40 | 8 | xxh3-64 of the state bytes |
+//! | 48 | 8 | xxh3-64 of the exit file |
+//! | 56 | 8 | xxh3-64 of bytes 0..56 |
+//! | 64 | positions | the state bytes |
+
+use super::exit_file::ExitFile;
+use crate::bytes::Bytes;
+use std::fs::{self, File};
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+use xxhash_rust::xxh3::{xxh3_64, Xxh3};
+
+const MAGIC: &[u8; 8] = b"MNCKPT01";
+const HEADER: usize = 64;
+
+/// Where and how often a tier's solver saves its state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Checkpoint {
+    /// The checkpoint file; the exits go beside it, with the extension `exits`.
+    pub path: PathBuf,
+    /// At most one checkpoint in this time (zero: after every threshold).
+    pub every: Duration,
+}
+
+/// What a checkpoint gives back.
+pub(crate) struct Resumed {
+    pub state: Bytes,
+    pub exits: ExitFile,
+    /// The next threshold to run.
+    pub next: i8,
+}
+
+/// The header's fields.
+struct Header {
+    key: u64,
+    tier: u64,
+    size: u64,
+    next: i64,
+    state: u64,
+    exits: u64,
+}
+
+impl Header {
+    fn bytes(&self) -> [u8; HEADER] {
+        let mut h = [0u8; HEADER];
+        h[..8].copy_from_slice(MAGIC);
+        let fields = [
+            self.key,
+            self.tier,
+            self.size,
+            self.next as u64,
+            self.state,
+            self.exits,
+        ];
+        for (i, f) in fields.iter().enumerate() {
+            h[8 + 8 * i..16 + 8 * i].copy_from_slice(&f.to_le_bytes());
+        }
+        let sum = xxh3_64(&h[..56]);
+        h[56..].copy_from_slice(&sum.to_le_bytes());
+        h
+    }
+
+    fn parse(h: &[u8; HEADER]) -> Option<Header> {
+        let at = |i: usize| u64::from_le_bytes(h[i..i + 8].try_into().expect("8 bytes"));
+        (&h[..8] == MAGIC && at(56) == xxh3_64(&h[..56])).then(|| Header {
+            key: at(8),
+            tier: at(16),
+            size: at(24),
+            next: at(32) as i64,
+            state: at(40),
+            exits: at(48),
+        })
+    }
+}
+
+impl Checkpoint {
+    /// The exit file that goes with the checkpoint.
+    pub fn exits_path(&self) -> PathBuf {
+        self.path.with_extension("exits")
+    }
+
+    /// The next threshold a valid-looking checkpoint of tier `tier` of `key` resumes at,
+    /// from its header alone (the builder reports it before solving).
+    pub fn peek(&self, key: &str, tier: usize, size: u64) -> Option<i8> {
+        let mut h = [0u8; HEADER];
+        File::open(&self.path).ok()?.read_exact(&mut h).ok()?;
+        let h = Header::parse(&h)?;
+        (h.key == xxh3_64(key.as_bytes()) && h.tier == tier as u64 && h.size == size)
+            .then_some(h.next as i8)
+    }
+
+    /// Loads the checkpoint of tier `tier` of `key` if there is a whole, matching one with
+    /// its exit file; `None` otherwise (the tier then starts over).
+    pub(crate) fn load(&self, key: &str, tier: usize, size: u64) -> Option<Resumed> {
+        let next = self.peek(key, tier, size)?;
+        let mut f = File::open(&self.path).ok()?;
+        let mut h = [0u8; HEADER];
+        f.read_exact(&mut h).ok()?;
+        let header = Header::parse(&h)?;
+        let mut state = Bytes::zeroed(size as usize);
+        f.read_exact(state.bytes_mut()).ok()?;
+        if xxh3_64(&state) != header.state {
+            return None;
+        }
+        let exits = ExitFile::reopen(&self.exits_path()).ok()?;
+        (exits.len() == size && exits.hash() == header.exits).then_some(Resumed {
+            state,
+            exits,
+            next,
+        })
+    }
+
+    /// Saves `states` with `next` the next threshold to run, and the exits: `exits` names the
+    /// exit file (already written), or gives the exits to write beside the checkpoint (once:
+    /// a file with the same hash is kept).
+    pub(crate) fn save(
+        &self,
+        key: &str,
+        tier: usize,
+        states: &[AtomicU8],
+        exits: Exits<'_>,
+        next: i8,
+    ) -> io::Result<()> {
+        let exits_hash = match exits {
+            Exits::File(file) => {
+                file.sync()?;
+                file.hash()
+            }
+            Exits::Memory(bytes) => {
+                let hash = xxh3_64(bytes);
+                let path = self.exits_path();
+                let kept = hash_of(&path).is_ok_and(|h| h == hash);
+                if !kept {
+                    write_atomically(&path, |f| f.write_all(bytes))?;
+                }
+                hash
+            }
+        };
+        // The state, read a piece at a time (nothing writes it between thresholds).
+        let mut hash = Xxh3::new();
+        let mut piece = Vec::with_capacity(1 << 20);
+        for chunk in states.chunks(1 << 20) {
+            piece.clear();
+            piece.extend(chunk.iter().map(|s| s.load(Relaxed)));
+            hash.update(&piece);
+        }
+        let header = Header {
+            key: xxh3_64(key.as_bytes()),
+            tier: tier as u64,
+            size: states.len() as u64,
+            next: next as i64,
+            state: hash.digest(),
+            exits: exits_hash,
+        };
+        write_atomically(&self.path, |f| {
+            f.write_all(&header.bytes())?;
+            for chunk in states.chunks(1 << 20) {
+                piece.clear();
+                piece.extend(chunk.iter().map(|s| s.load(Relaxed)));
+                f.write_all(&piece)?;
+            }
+            Ok(())
+        })
+    }
+
+    /// Removes the checkpoint and its exit file, and what a save killed midway left (the tier
+    /// is done).
+    pub fn remove(&self) {
+        for path in [self.path.clone(), self.exits_path()] {
+            let _ = fs::remove_file(tmp_of(&path));
+            let _ = fs::remove_file(path);
+        }
+    }
+}
+
+/// The exits a checkpoint names.
+pub(crate) enum Exits<'a> {
+    Memory(&'a [u8]),
+    File(&'a ExitFile),
+}
+
+/// xxh3-64 of a file's bytes.
+fn hash_of(path: &Path) -> io::Result<u64> {
+    let mut f = File::open(path)?;
+    let mut hash = Xxh3::new();
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = f.read(&mut buf)?;
+        if n == 0 {
+            return Ok(hash.digest());
+        }
+        hash.update(&buf[..n]);
+    }
+}
+
+/// The temporary name `path` is written under.
+fn tmp_of(path: &Path) -> PathBuf {
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    path.with_extension(format!("{ext}.tmp"))
+}
+
+/// Writes `path` under a temporary name, syncs it and renames it into place.
+fn write_atomically(
+    path: &Path,
+    write: impl FnOnce(&mut File) -> io::Result<()>,
+) -> io::Result<()> {
+    let tmp = tmp_of(path);
+    let mut f = File::create(&tmp)?;
+    write(&mut f)?;
+    f.sync_all()?;
+    fs::rename(&tmp, path)
+}
+
+/// When the last checkpoint was taken (or the tier started).
+pub(crate) struct Clock {
+    last: Instant,
+}
+
+impl Clock {
+    pub fn new() -> Clock {
+        Clock {
+            last: Instant::now(),
+        }
+    }
+
+    /// Is a checkpoint due under `c`? Starts the next interval if so.
+    pub fn due(&mut self, c: &Checkpoint) -> bool {
+        if self.last.elapsed() >= c.every {
+            self.last = Instant::now();
+            true
+        } else {
+            false
+        }
+    }
+}
