@@ -192,7 +192,11 @@ pub fn build(
             &layout,
         )
         .map_err(|e| FileError::io(layout.exit_file.as_deref().unwrap_or(&path), e))?;
-        let bytes = write_values(rules, &ix, n, &path, &values, &tables, opts.compress)?;
+        // A compressed tier built beyond memory is stored so that reading it back needs no
+        // lower tier (their random reads are what the plan avoids).
+        let beyond_memory = plans.as_ref().is_some_and(|p| p[n].exits_on_disk());
+        let encoding = opts.compress.then(|| compressed_form(beyond_memory));
+        let bytes = write_values(rules, &ix, n, &path, &values, &tables, encoding)?;
         let table = Table::open(&path, &key, n, &ix, false)?;
         let table = if opts.compress {
             table.decoded(values.to_vec())
@@ -231,7 +235,19 @@ fn load(
     Ok(t.decoded(values))
 }
 
-/// Writes tier `n`'s values, raw or compressed (which reads the lower tiers).
+/// How a compressed tier is stored: exit residuals (a third of the raw size, but a read
+/// probes the lower tiers), or for a tier beyond memory the values in zstd blocks (about 45%,
+/// read back alone).
+fn compressed_form(beyond_memory: bool) -> Encoding {
+    if beyond_memory {
+        Encoding::Zstd
+    } else {
+        Encoding::Residual
+    }
+}
+
+/// Writes tier `n`'s values raw (`None`) or compressed as `encoding` (residuals read the
+/// lower tiers).
 fn write_values(
     rules: &Rules,
     ix: &Indexer,
@@ -239,24 +255,28 @@ fn write_values(
     path: &Path,
     values: &[u8],
     lower: &[Option<Table>],
-    compress: bool,
+    encoding: Option<Encoding>,
 ) -> Result<u64, TableError> {
     let key = rules.variant().key();
     debug_assert_eq!(values.len() as u64, ix.size(n));
-    if compress {
-        let payload = codec::encode(rules, ix, n, values, &Decoded::new(lower), ZSTD_LEVEL)
-            .map_err(|e| FileError::io(path, e))?;
-        Ok(write_table(
-            path,
-            &key,
-            n,
-            ix,
-            Encoding::Residual,
-            &payload,
-        )?)
-    } else {
-        Ok(write_table(path, &key, n, ix, Encoding::Raw, values)?)
-    }
+    let io = |e| FileError::io(path, e);
+    let payload = match encoding {
+        None | Some(Encoding::Raw) => {
+            return Ok(write_table(path, &key, n, ix, Encoding::Raw, values)?)
+        }
+        Some(Encoding::Residual) => {
+            codec::encode(rules, ix, n, values, &Decoded::new(lower), ZSTD_LEVEL).map_err(io)?
+        }
+        Some(Encoding::Zstd) => codec::encode_plain(values, ZSTD_LEVEL).map_err(io)?,
+    };
+    Ok(write_table(
+        path,
+        &key,
+        n,
+        ix,
+        encoding.expect("compressed"),
+        &payload,
+    )?)
 }
 
 /// Rewrites the tiers `0..=max` of a rule set in compressed form (or back to raw). Compressing
@@ -272,6 +292,15 @@ pub fn pack(
     let key = rules.variant().key();
     let mut out = Vec::new();
     let mut tables: Vec<Option<Table>> = Vec::new();
+    // Tiers a build on this machine would take beyond memory get the form read back alone.
+    let plans = plan::plan(
+        rules,
+        max,
+        plan::default_budget(),
+        rayon::current_num_threads(),
+        &Rates::default(),
+    )
+    .ok();
     for n in 0..=max {
         let path = tier_path(dir, &key, n);
         if !path.exists() {
@@ -284,7 +313,9 @@ pub fn pack(
         let t = load(rules, &ix, n, t, &tables)?;
         if was_compressed != compress {
             let values = t.raw().expect("loaded").to_vec();
-            let after = write_values(rules, &ix, n, &path, &values, &tables, compress)?;
+            let beyond_memory = plans.as_ref().is_none_or(|p| p[n].exits_on_disk());
+            let encoding = compress.then(|| compressed_form(beyond_memory));
+            let after = write_values(rules, &ix, n, &path, &values, &tables, encoding)?;
             out.push((n, before, after));
         }
         tables.push(Some(t));

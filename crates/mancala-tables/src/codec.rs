@@ -34,7 +34,7 @@
 //! some regions.
 
 use crate::core::{has_exit, Exits, LowerTiers, NO_EXIT};
-use crate::format::BLOCK;
+use crate::format::{Encoding, BLOCK};
 use mancala_index::Indexer;
 use mancala_rules::{Board, Children, Rules};
 use rayon::prelude::*;
@@ -98,6 +98,21 @@ pub(crate) fn encode<L: LowerTiers>(
             Ok(head)
         })
         .collect::<std::io::Result<_>>()?;
+    Ok(assemble(blocks))
+}
+
+/// Encodes the values of tier `n` as they are, in zstd blocks (see [`Encoding::Zstd`]), with
+/// the offset table of [`encode`].
+pub(crate) fn encode_plain(values: &[u8], level: i32) -> std::io::Result<Vec<u8>> {
+    let blocks: Vec<Vec<u8>> = values
+        .par_chunks(BLOCK)
+        .map(|vals| zstd::bulk::compress(vals, level))
+        .collect::<std::io::Result<_>>()?;
+    Ok(assemble(blocks))
+}
+
+/// The offset table (`blocks + 1` little-endian `u64`, relative to its end), then the blocks.
+fn assemble(blocks: Vec<Vec<u8>>) -> Vec<u8> {
     let mut out =
         Vec::with_capacity(8 * (blocks.len() + 1) + blocks.iter().map(Vec::len).sum::<usize>());
     let mut off = 0u64;
@@ -109,7 +124,17 @@ pub(crate) fn encode<L: LowerTiers>(
     for b in &blocks {
         out.extend_from_slice(b);
     }
-    Ok(out)
+    out
+}
+
+/// The `len` values of a block of [`Encoding::Zstd`].
+fn plain_block(block: &[u8], len: usize) -> Result<Vec<u8>, String> {
+    let values = zstd::bulk::decompress(block, len)
+        .map_err(|e| format!("a block does not decompress: {e}"))?;
+    if values.len() != len {
+        return Err(format!("a block holds {} values, not {len}", values.len()));
+    }
+    Ok(values)
 }
 
 /// A block's parts: exit-free counts before each sub-block, frame A and frame B.
@@ -210,7 +235,9 @@ fn unpack(frame: &[u8], base: i8, count: usize, total: usize) -> Result<Vec<u8>,
     from_nibbles(&bytes, base, count, total)
 }
 
-/// Decodes block `i` (`len` positions) of tier `n`, given every lower tier.
+/// Decodes block `i` (`len` positions) of tier `n`, given every lower tier (which a block of
+/// [`Encoding::Zstd`] does not read).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn decode_block<L: LowerTiers>(
     rules: &Rules,
     ix: &Indexer,
@@ -218,8 +245,12 @@ pub(crate) fn decode_block<L: LowerTiers>(
     i: usize,
     len: usize,
     block: &[u8],
+    encoding: Encoding,
     lower: &L,
 ) -> Result<Vec<u8>, String> {
+    if encoding == Encoding::Zstd {
+        return plain_block(block, len);
+    }
     let p = parts(block)?;
     let e = exits(rules, ix, n, (i * BLOCK) as u64, len, lower);
     let without = e.iter().filter(|&&x| x == NO_EXIT).count();
@@ -248,12 +279,17 @@ pub(crate) fn decode_block<L: LowerTiers>(
     Ok(out)
 }
 
-/// A block's frames, unpacked: what one-position reads of the block share.
-pub(crate) struct Unpacked {
-    counts: [u16; SUBS],
-    /// Frame A's values and frame B's residuals.
-    a: Vec<u8>,
-    b: Vec<u8>,
+/// A block unpacked: what one-position reads of the block share.
+pub(crate) enum Unpacked {
+    /// A block of [`Encoding::Residual`]: its frames.
+    Frames {
+        counts: [u16; SUBS],
+        /// Frame A's values and frame B's residuals.
+        a: Vec<u8>,
+        b: Vec<u8>,
+    },
+    /// A block of [`Encoding::Zstd`]: the values.
+    Values(Vec<u8>),
 }
 
 /// Unpacks block `i` of tier `n` (whose positions are `ix.size(n)`).
@@ -262,11 +298,15 @@ pub(crate) fn unpack_block(
     n: usize,
     i: usize,
     block: &[u8],
+    encoding: Encoding,
 ) -> Result<Unpacked, String> {
-    let p = parts(block)?;
     let len = BLOCK.min(ix.size(n) as usize - i * BLOCK);
+    if encoding == Encoding::Zstd {
+        return plain_block(block, len).map(Unpacked::Values);
+    }
+    let p = parts(block)?;
     let total_b = len.checked_sub(p.total_a).ok_or("bad exit-free count")?;
-    Ok(Unpacked {
+    Ok(Unpacked::Frames {
         counts: p.counts,
         a: unpack(p.a, p.base_a, p.total_a, p.total_a)?,
         b: unpack(p.b, p.base_b, total_b, total_b)?,
@@ -274,7 +314,8 @@ pub(crate) fn unpack_block(
 }
 
 /// Decodes the one position `pos` of rank `rank` in tier `n`, from its block unpacked;
-/// `exit_of` gives its best exit (probing lower tiers) when it has one.
+/// `exit_of` gives its best exit (probing lower tiers) when it has one and the block stores
+/// residuals.
 pub(crate) fn decode_one(
     rules: &Rules,
     ix: &Indexer,
@@ -285,8 +326,17 @@ pub(crate) fn decode_one(
     exit_of: impl FnOnce(Board) -> Result<i8, String>,
 ) -> Result<i8, String> {
     let j = rank as usize % BLOCK;
+    let (counts, a, b) = match block {
+        Unpacked::Values(values) => {
+            return values
+                .get(j)
+                .map(|&v| v as i8)
+                .ok_or_else(|| "a block is shorter than its positions".into())
+        }
+        Unpacked::Frames { counts, a, b } => (counts, a, b),
+    };
     let sub = j / SUB;
-    let mut before_a = block.counts[sub] as usize;
+    let mut before_a = counts[sub] as usize;
     let mut before_b = sub * SUB - before_a;
     let mut kids = Children::new();
     let first = rank - (j - sub * SUB) as u64;
@@ -299,10 +349,10 @@ pub(crate) fn decode_one(
     }
     let short = "a frame is shorter than its positions";
     if has_exit(rules, pos, &mut kids) {
-        let r = *block.b.get(before_b).ok_or(short)?;
+        let r = *b.get(before_b).ok_or(short)?;
         Ok(r.wrapping_add(exit_of(pos)? as u8) as i8)
     } else {
-        Ok(*block.a.get(before_a).ok_or(short)? as i8)
+        Ok(*a.get(before_a).ok_or(short)? as i8)
     }
 }
 

@@ -47,8 +47,12 @@ pub const BLOCK: usize = 1 << 16;
 pub enum Encoding {
     /// One signed byte a position, at offset = rank.
     Raw = 0,
-    /// Exit residuals in zstd blocks (see `codec`).
+    /// Exit residuals in zstd blocks (see `codec`): the smallest, but reading a position
+    /// back reads its best exit from the lower tiers.
     Residual = 1,
+    /// The raw values in zstd blocks: larger, but read back without the lower tiers (the
+    /// form of the tiers built beyond memory, whose lower tiers are on disk).
+    Zstd = 2,
 }
 
 /// A table file's header (see the module docs for its layout).
@@ -126,6 +130,7 @@ impl Header {
         let encoding = match bytes[24] {
             0 => Encoding::Raw,
             1 => Encoding::Residual,
+            2 => Encoding::Zstd,
             e => return Err(bad(format!("unknown value encoding {e}"))),
         };
         let order = match bytes[25] {

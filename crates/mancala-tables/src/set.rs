@@ -197,8 +197,10 @@ impl Tables {
         let block = match cached {
             Some(block) => block,
             None => {
-                let block =
-                    Arc::new(codec::unpack_block(&self.ix, n, i, t.block(i)?).map_err(corrupt)?);
+                let block = Arc::new(
+                    codec::unpack_block(&self.ix, n, i, t.block(i)?, t.encoding())
+                        .map_err(corrupt)?,
+                );
                 let mut cache = self.unpacked.lock().expect("not poisoned");
                 if cache.len() >= UNPACKED_BLOCKS {
                     cache.clear();
@@ -365,8 +367,17 @@ pub(crate) fn decode_tier<L: LowerTiers>(
         .into_par_iter()
         .map(|i| {
             let len = BLOCK.min(entries - i * BLOCK);
-            codec::decode_block(rules, ix, n, i, len, table.block(i)?, lower)
-                .map_err(|why| FileError::corrupt(table.path(), format!("block {i}: {why}")))
+            codec::decode_block(
+                rules,
+                ix,
+                n,
+                i,
+                len,
+                table.block(i)?,
+                table.encoding(),
+                lower,
+            )
+            .map_err(|why| FileError::corrupt(table.path(), format!("block {i}: {why}")))
         })
         .collect::<Result<_, _>>()?;
     Ok(blocks.concat())

@@ -87,7 +87,7 @@ impl Table {
                 "raw payload length differs from the entry count".into(),
             ));
         }
-        if header.encoding == Encoding::Residual && header.block as usize != BLOCK {
+        if header.encoding != Encoding::Raw && header.block as usize != BLOCK {
             return Err(corrupt(format!(
                 "{} positions a block, this program reads {BLOCK}",
                 header.block
@@ -100,7 +100,7 @@ impl Table {
         }
         let data = match header.encoding {
             Encoding::Raw => Data::Mapped(map),
-            Encoding::Residual => Data::Blocks(map),
+            Encoding::Residual | Encoding::Zstd => Data::Blocks(map),
         };
         Ok(Table {
             path: path.to_path_buf(),
@@ -179,7 +179,12 @@ impl Table {
 
     /// Is the file compressed (whether or not it was decoded since)?
     pub fn is_compressed(&self) -> bool {
-        self.header.encoding == Encoding::Residual
+        self.header.encoding != Encoding::Raw
+    }
+
+    /// How the file holds the values.
+    pub fn encoding(&self) -> Encoding {
+        self.header.encoding
     }
 
     /// Size of the file on disk.
@@ -261,7 +266,7 @@ pub fn write_table(
         entries,
         encoding,
         order: ix.order(),
-        block: if encoding == Encoding::Residual {
+        block: if encoding != Encoding::Raw {
             BLOCK as u32
         } else {
             0

@@ -114,6 +114,47 @@ fn budgeted_plans_write_the_same_files() {
     }
 }
 
+/// A compressed tier built beyond memory is stored as zstd blocks of its values, which read
+/// back without the lower tiers; the tiers below keep the smaller residual form. Every
+/// position reads back as built raw, one at a time and decoded whole.
+#[test]
+fn tiers_beyond_memory_compress_to_blocks_read_back_alone() {
+    use mancala_tables::format::Encoding;
+    use mancala_tables::plan::{plan, Rates};
+    let r = rules(Preset::Awari);
+    let key = r.variant().key();
+    let max = 12;
+    let raw = scratch("beyond-raw");
+    build_in(&raw, &r, max, 2, false);
+    let all = plan(&r, max, u64::MAX, 2, &Rates::default()).unwrap();
+    let budget = all[max].memory - 1;
+    let packed = scratch("beyond-packed");
+    build_with(&packed, &r, max, 2, true, Some(budget));
+    let ix = mancala_index::Indexer::new(&r, max).unwrap();
+    let open = |dir: &Path, n| Table::open(&tier_path(dir, &key, n), &key, n, &ix, true).unwrap();
+    assert_eq!(open(&packed, max).encoding(), Encoding::Zstd);
+    assert_eq!(open(&packed, max - 1).encoding(), Encoding::Residual);
+    let (a, b) = (
+        open(&raw, max).file_bytes(),
+        open(&packed, max).file_bytes(),
+    );
+    assert!(b * 10 < a * 6, "{b} bytes compressed of {a}");
+    let values = open(&raw, max).raw().unwrap().to_vec();
+    let tables = Tables::open(&packed, &r, max, true).unwrap();
+    for (rank, board) in ix.walk(max).enumerate() {
+        assert_eq!(
+            tables.probe(board).unwrap(),
+            Some(values[rank] as i8),
+            "{board:?}"
+        );
+    }
+    let mut decoded = Tables::open(&packed, &r, max, true).unwrap();
+    decoded.decode_up_to(max).unwrap();
+    assert_eq!(decoded.values(max).unwrap(), &values[..]);
+    let _ = std::fs::remove_dir_all(&raw);
+    let _ = std::fs::remove_dir_all(&packed);
+}
+
 /// A budget below what a tier needs fails before anything is built, naming the size.
 #[test]
 fn a_budget_too_small_fails_at_once_with_the_size_needed() {
