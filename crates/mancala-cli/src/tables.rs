@@ -10,7 +10,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use mancala_oracle::{Options, Oracle, Settings, TableSize};
 use mancala_rules::{parse_position, Rules};
-use mancala_tables::plan::{default_budget, plan, Rates};
+use mancala_tables::plan::{default_budget, plan, plan_each, Rates, TierPlan};
 use mancala_tables::{
     build, pack, published, tier_path, verify, verify_tables, BuildObserver, BuildOptions,
     TableError, Tables, TierReport, MAX_TIER,
@@ -72,9 +72,10 @@ pub struct BuildCmd {
     checkpoint_minutes: f64,
 
     /// Write compressed tables: about a third of the raw size (each value stored as its
-    /// difference from what the lower tiers predict, in zstd blocks). Reading one position
-    /// unpacks one block; the builder and the searcher decode whole tiers into memory
-    /// (`mancala pack --unpack` makes raw files again)
+    /// difference from what the lower tiers predict, in zstd blocks), or for tiers built
+    /// beyond memory about 45% (the values in zstd blocks, read back without the lower
+    /// tiers). Reading one position unpacks one block; the builder and the searcher decode
+    /// whole tiers into memory (`mancala pack --unpack` makes raw files again)
     #[arg(long)]
     compress: bool,
 
@@ -620,11 +621,41 @@ impl PlanCmd {
         };
         let budget = self.memory.unwrap_or_else(default_budget);
         let rates = Rates::default();
-        let tiers = plan(&rules, self.max_seeds, budget, threads, &rates)
+        let tiers = plan_each(&rules, self.max_seeds, budget, threads, &rates)
             .map_err(|e| self.table.advice().table(e))?;
-        let total =
-            |f: fn(&mancala_tables::plan::TierPlan) -> f64| tiers.iter().map(f).sum::<f64>();
+        // A tier no plan fits: what it would need.
+        let over = |t: &Result<TierPlan, TableError>| match t {
+            Err(TableError::Memory { needed, .. }) => Some(*needed),
+            _ => None,
+        };
+        let fitting: Vec<&TierPlan> = tiers.iter().filter_map(|t| t.as_ref().ok()).collect();
+        let positions: u64 = fitting.iter().map(|t| t.positions).sum();
+        let seconds: f64 = fitting.iter().map(|t| t.seconds).sum();
+        let first_over = tiers.iter().position(|t| t.is_err());
         if self.json {
+            let rows: Vec<_> = tiers
+                .iter()
+                .enumerate()
+                .map(|(n, t)| match t {
+                    Ok(t) => json!({
+                        "seeds": t.seeds,
+                        "positions": t.positions,
+                        "fits": true,
+                        "memory": t.memory,
+                        "disk": t.disk,
+                        "exits_on_disk": t.exits_on_disk(),
+                        "slices": t.layout.slices.max(1),
+                        "lower_reads": t.lower_reads,
+                        "seconds": (t.seconds * 10.0).round() / 10.0,
+                    }),
+                    Err(e) => json!({
+                        "seeds": n,
+                        "fits": false,
+                        "memory": over(t),
+                        "error": e.to_string(),
+                    }),
+                })
+                .collect();
             let v = json!({
                 "variant": rules.variant().key(),
                 "memory": budget,
@@ -634,18 +665,10 @@ impl PlanCmd {
                     "one_pass_positions_per_core_second": rates.one_pass_per_core,
                     "disk_bytes_per_second": rates.disk,
                 },
-                "tiers": tiers.iter().map(|t| json!({
-                    "seeds": t.seeds,
-                    "positions": t.positions,
-                    "memory": t.memory,
-                    "disk": t.disk,
-                    "exits_on_disk": t.exits_on_disk(),
-                    "slices": t.layout.slices.max(1),
-                    "lower_reads": t.lower_reads,
-                    "seconds": (t.seconds * 10.0).round() / 10.0,
-                })).collect::<Vec<_>>(),
-                "positions": total(|t| t.positions as f64) as u64,
-                "seconds": total(|t| t.seconds).round(),
+                "tiers": rows,
+                "fits": first_over.is_none(),
+                "positions": positions,
+                "seconds": seconds.round(),
             });
             println!("{v}");
             return Ok(());
@@ -660,30 +683,44 @@ impl PlanCmd {
             "{:>4} {:>18} {:>10} {:>10} {:>14} {:>12}",
             "tier", "positions", "memory", "disk", "exits", "time"
         );
-        let mut disk = 0;
-        for t in &tiers {
-            disk += t.positions;
-            let exits = if t.exits_on_disk() {
-                format!("file, {} sl.", t.layout.slices)
-            } else {
-                "memory".into()
-            };
-            println!(
-                "{:>4} {:>18} {:>10} {:>10} {:>14} {:>12}",
-                t.seeds,
-                group(t.positions as u128),
-                size_text(t.memory),
-                size_text(t.disk),
-                exits,
-                duration(t.seconds)
-            );
+        for (n, t) in tiers.iter().enumerate() {
+            match t {
+                Ok(t) => {
+                    let exits = if t.exits_on_disk() {
+                        format!("file, {} sl.", t.layout.slices)
+                    } else {
+                        "memory".into()
+                    };
+                    println!(
+                        "{:>4} {:>18} {:>10} {:>10} {:>14} {:>12}",
+                        t.seeds,
+                        group(t.positions as u128),
+                        size_text(t.memory),
+                        size_text(t.disk),
+                        exits,
+                        duration(t.seconds)
+                    );
+                }
+                Err(_) => println!(
+                    "{n:>4} {:>18} {:>10}  over the budget",
+                    "",
+                    size_text(over(t).unwrap_or(0))
+                ),
+            }
         }
         println!(
             "total: {} positions, {} of tables (uncompressed), about {}",
-            group(total(|t| t.positions as f64) as u128),
-            size_text(disk),
-            duration(total(|t| t.seconds))
+            group(positions as u128),
+            size_text(positions),
+            duration(seconds)
         );
+        if let Some(n) = first_over {
+            println!(
+                "tiers from {n} on do not fit in {}: give --memory {} (the most a tier needs) to plan them all",
+                size_text(budget),
+                size_text(tiers.iter().filter_map(over).max().unwrap_or(0))
+            );
+        }
         println!(
             "(times assume the rates measured on a 2-core machine at tiers of 10^8 positions hold at every size and thread count: {:.1} M positions a second a core with thresholds, {:.1} M in one pass, {:.1} GB/s disk; bigger tiers run slower, see docs/performance.md)",
             rates.threshold_per_core / 1e6,

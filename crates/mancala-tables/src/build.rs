@@ -1,12 +1,12 @@
 //! Building every tier up to a seed count, in order, resuming where a previous run stopped.
 
 use crate::codec;
-use crate::core::{Progress, MAX_TIER};
+use crate::core::Progress;
 use crate::format::Encoding;
 use crate::machine::peak_rss_mb;
 use crate::plan::{self, Rates};
 use crate::set::{decode_tier, Decoded};
-use crate::solver::{progress_units, solve_tier, Checkpoint, Layout, MAX_STATE_TIER};
+use crate::solver::{progress_units, solve_tier, Checkpoint, Layout};
 use crate::table::{tier_path, write_table, Table};
 use crate::{FileError, TableError};
 use mancala_index::Indexer;
@@ -88,27 +88,7 @@ pub fn build(
     obs: &dyn BuildObserver,
 ) -> Result<Vec<TierReport>, TableError> {
     let key = rules.variant().key();
-    let top = rules.max_seeds().min(MAX_TIER);
-    if opts.max_seeds > top {
-        return Err(TableError::TooLarge {
-            tier: opts.max_seeds,
-            key,
-            why: format!(
-                "this game has {} seeds, so its tiers go up to {top}",
-                rules.max_seeds()
-            ),
-        });
-    }
-    // Tiers with cycles keep one state byte a position, which holds values up to ±64.
-    if !rules.quiet_moves_raise_potential() && opts.max_seeds > MAX_STATE_TIER {
-        return Err(TableError::TooLarge {
-            tier: opts.max_seeds,
-            key,
-            why: format!(
-                "the solver's one-byte state holds values up to {MAX_STATE_TIER} seeds, so tables of this game go up to tier {MAX_STATE_TIER}"
-            ),
-        });
-    }
+    plan::check_tiers(rules, opts.max_seeds)?;
     let ix = Indexer::new(rules, opts.max_seeds)?;
     // Relay rules keep each tier's quiet moves as 32-bit ranks (`solver::quiet_graph`): check
     // before any tier is built that every tier fits.

@@ -10,7 +10,7 @@
 //!
 //! The fastest plan that fits is taken: everything in memory, else the fewest slices.
 
-use crate::solver::Layout;
+use crate::solver::{Layout, MAX_STATE_TIER};
 use crate::{TableError, MAX_TIER};
 use mancala_index::{Indexer, Order};
 use mancala_rules::Rules;
@@ -78,17 +78,56 @@ pub fn plan(
     threads: usize,
     rates: &Rates,
 ) -> Result<Vec<TierPlan>, TableError> {
-    if max > MAX_TIER {
-        return Err(TableError::TooLarge {
-            tier: max,
-            key: rules.variant().key(),
-            why: format!("tables go up to tier {MAX_TIER}"),
-        });
-    }
+    check_tiers(rules, max)?;
     let ix = Indexer::new(rules, max)?;
     (0..=max)
         .map(|n| plan_tier(rules, &ix, n, budget, threads, rates))
         .collect()
+}
+
+/// Plans every tier `0..=max` of `rules` whatever fits: each tier's plan, or for a tier no
+/// plan fits, the [`TableError::Memory`] that names what it needs (for a planner to show
+/// them all). Fails only when the tiers cannot be built at all.
+pub fn plan_each(
+    rules: &Rules,
+    max: usize,
+    budget: u64,
+    threads: usize,
+    rates: &Rates,
+) -> Result<Vec<Result<TierPlan, TableError>>, TableError> {
+    check_tiers(rules, max)?;
+    let ix = Indexer::new(rules, max)?;
+    Ok((0..=max)
+        .map(|n| plan_tier(rules, &ix, n, budget, threads, rates))
+        .collect())
+}
+
+/// Can tiers `0..=max` of `rules` be built at all (whatever the memory)? The game's seeds
+/// bound its tiers, and the threshold solver's one-byte state bounds tiers with cycles.
+pub fn check_tiers(rules: &Rules, max: usize) -> Result<(), TableError> {
+    let key = rules.variant().key();
+    let top = rules.max_seeds().min(MAX_TIER);
+    if max > top {
+        return Err(TableError::TooLarge {
+            tier: max,
+            key,
+            why: format!(
+                "this game has {} seeds, so its tiers go up to {top}",
+                rules.max_seeds()
+            ),
+        });
+    }
+    // Tiers with cycles keep one state byte a position, which holds values up to ±64.
+    if !rules.quiet_moves_raise_potential() && max > MAX_STATE_TIER {
+        return Err(TableError::TooLarge {
+            tier: max,
+            key,
+            why: format!(
+                "the solver's one-byte state holds values up to {MAX_STATE_TIER} seeds, so tables of this game go up to tier {MAX_STATE_TIER}"
+            ),
+        });
+    }
+    Ok(())
 }
 
 /// Plans tier `n` (see [`plan`]).
