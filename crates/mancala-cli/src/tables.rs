@@ -708,10 +708,21 @@ impl PlanCmd {
                 ),
             }
         }
+        // Disk at its fullest: the tiers below, and the tier being solved at its peak.
+        let peak_disk = fitting
+            .iter()
+            .scan(0u64, |below, t| {
+                let peak = *below + t.disk;
+                *below += t.positions;
+                Some(peak)
+            })
+            .max()
+            .unwrap_or(0);
         println!(
-            "total: {} positions, {} of tables (uncompressed), about {}",
+            "total: {} positions, {} of tables (uncompressed, {} of disk at the fullest), about {}",
             group(positions as u128),
             size_text(positions),
+            size_text(peak_disk),
             duration(seconds)
         );
         if let Some(n) = first_over {

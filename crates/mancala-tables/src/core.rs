@@ -28,6 +28,9 @@ pub trait LowerTiers: Sync {
     fn value(&self, tier: usize, rank: u64) -> i8;
     /// Starts fetching a value that will be read soon.
     fn prefetch(&self, _tier: usize, _rank: u64) {}
+    /// No rank of tier `tier` below `rank` will be read again by the current pass: the
+    /// memory holding them may be handed back.
+    fn release_below(&self, _tier: usize, _rank: u64) {}
 }
 
 /// Progress reports of a long pass: `units` more work units done.

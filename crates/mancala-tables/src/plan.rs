@@ -50,7 +50,9 @@ pub struct TierPlan {
     /// Peak memory, bytes: the solver's arrays, its other working sets, and the lower tiers
     /// when they are read at random.
     pub memory: u64,
-    /// Disk the tier leaves (its file, uncompressed) plus what it uses meanwhile, bytes.
+    /// Disk the tier needs at its peak, bytes: while it is solved, its checkpoint (a byte a
+    /// position) and its exits (a byte a position, on disk from the first checkpoint or
+    /// all along); then its file (uncompressed), once those are gone.
     pub disk: u64,
     /// Bytes read from the lower tiers (once a slice when they are read in order).
     pub lower_reads: u64,
@@ -173,6 +175,8 @@ pub fn plan_tier(
         plan.lower_reads = lower;
         plan.seconds = cpu(rates.threshold_per_core);
         plan.memory = 2 * size + fixed + resident;
+        // A checkpoint and the exits beside it, then the file.
+        plan.disk = 2 * size;
         if fits(plan.memory) {
             return Ok(plan);
         }
@@ -187,7 +191,6 @@ pub fn plan_tier(
                 checkpoint: None,
             };
             plan.memory = slices_needed(slices);
-            plan.disk = 2 * size;
             plan.lower_reads = lower * slices;
             // The exit file is written once and read in part at each threshold (about a
             // third of it a threshold, as measured on Awari tiers); the lower tiers come

@@ -325,20 +325,19 @@ impl Probed<'_> {
 
 /// Lower tiers that are all present and raw or decoded, as the solver and the codec read them:
 /// a probe is one byte read.
-pub(crate) struct Decoded<'a>(Vec<&'a [u8]>);
+pub(crate) struct Decoded<'a>(Vec<&'a [u8]>, Vec<&'a Table>);
 
 impl<'a> Decoded<'a> {
     pub fn new(tiers: &'a [Option<Table>]) -> Decoded<'a> {
-        Decoded(
-            tiers
-                .iter()
-                .map(|t| {
-                    t.as_ref()
-                        .and_then(Table::raw)
-                        .expect("lower tiers are loaded")
-                })
-                .collect(),
-        )
+        let tables: Vec<&Table> = tiers
+            .iter()
+            .map(|t| t.as_ref().expect("lower tiers are loaded"))
+            .collect();
+        let values = tables
+            .iter()
+            .map(|t| t.raw().expect("lower tiers are raw or decoded"))
+            .collect();
+        Decoded(values, tables)
     }
 }
 
@@ -351,6 +350,10 @@ impl LowerTiers for Decoded<'_> {
     #[inline(always)]
     fn prefetch(&self, tier: usize, rank: u64) {
         crate::prefetch(&self.0[tier][rank as usize])
+    }
+
+    fn release_below(&self, tier: usize, rank: u64) {
+        self.1[tier].release_below(rank);
     }
 }
 

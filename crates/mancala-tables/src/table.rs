@@ -182,6 +182,22 @@ impl Table {
         self.header.encoding != Encoding::Raw
     }
 
+    /// Hands back the memory of the mapped values below rank `rank` (whole pages): they are
+    /// read from the file again if needed. Only a raw file's mapping has any to hand back.
+    pub(crate) fn release_below(&self, rank: u64) {
+        const PAGE: usize = 4096;
+        if let Data::Mapped(m) = &self.data {
+            let end = (self.start + rank as usize).min(m.len()) / PAGE * PAGE;
+            if end > 0 {
+                // SAFETY: the mapping is a read-only map of a file that nothing modifies while
+                // it is mapped (tables are written under another name and renamed); pages
+                // given back are read from the file again on the next access.
+                let _ =
+                    unsafe { m.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, 0, end) };
+            }
+        }
+    }
+
     /// How the file holds the values.
     pub fn encoding(&self) -> Encoding {
         self.header.encoding

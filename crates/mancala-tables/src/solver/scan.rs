@@ -103,30 +103,47 @@ pub(crate) fn exits_and_counts<L: LowerTiers>(
     let work = |s: &Sowing| blocks[n - s.seeds as usize].len() as u64;
     let total: u64 = sowings.iter().map(work).sum::<u64>().max(1);
 
-    let pieces = 64 * rayon::current_num_threads();
-    let per = sowings.len().div_ceil(pieces).max(1);
-    let reported: u64 = sowings
-        .par_chunks(per)
-        .map(|piece| {
-            let mut scan = Scan {
-                rules,
-                ix,
-                n,
-                lower,
-                states,
-                exits,
-                lo,
-                after: u64::MAX,
-                offsets: vec![None; n],
-            };
-            for s in piece {
-                scan.sowing(s, &blocks[n - s.seeds as usize]);
+    // Rounds of pieces in the rows' order: the pieces of a round run in parallel, and once a
+    // round is done no later one reads below the last block it used in any lower tier, so
+    // those pages are handed back (they would otherwise stay mapped until the system needs
+    // the memory, and count as the process's).
+    const ROUNDS: usize = 64;
+    let pieces = 8 * rayon::current_num_threads();
+    let round = sowings.len().div_ceil(ROUNDS).max(1);
+    let mut reported = 0u64;
+    for sowings in sowings.chunks(round) {
+        let per = sowings.len().div_ceil(pieces).max(1);
+        let done: Vec<(u64, Vec<u64>)> = sowings
+            .par_chunks(per)
+            .map(|piece| {
+                let mut scan = Scan {
+                    rules,
+                    ix,
+                    n,
+                    lower,
+                    states,
+                    exits,
+                    lo,
+                    after: u64::MAX,
+                    offsets: vec![None; n],
+                    used: vec![0; n],
+                };
+                for s in piece {
+                    scan.sowing(s, &blocks[n - s.seeds as usize]);
+                }
+                let units = (hi - lo) * piece.iter().map(work).sum::<u64>() / total;
+                job.progress.advance(units);
+                (units, scan.used)
+            })
+            .collect();
+        for t in 0..n {
+            let below = done.iter().map(|(_, used)| used[t]).max().unwrap_or(0);
+            if below > 0 {
+                lower.release_below(t, below);
             }
-            let units = (hi - lo) * piece.iter().map(work).sum::<u64>() / total;
-            job.progress.advance(units);
-            units
-        })
-        .sum();
+        }
+        reported += done.iter().map(|(units, _)| units).sum::<u64>();
+    }
     job.progress.advance((hi - lo) - reported.min(hi - lo));
 }
 
@@ -144,6 +161,8 @@ struct Scan<'a, L> {
     /// lower tier `t`.
     after: u64,
     offsets: Vec<Option<u64>>,
+    /// For each lower tier, the first rank of the last block this task read from.
+    used: Vec<u64>,
 }
 
 impl<L: LowerTiers> Scan<'_, L> {
@@ -182,6 +201,7 @@ impl<L: LowerTiers> Scan<'_, L> {
                     debug_assert!(t < self.n);
                     let rank = match (c.next, self.offsets[t]) {
                         (Next::Opponent, Some(offset)) => {
+                            self.used[t] = self.used[t].max(offset);
                             let own = c.board.0 as u64 & (u64::MAX >> (64 - 8 * m));
                             offset
                                 + ix.mover_rank(own, t - byte_sum(s.after) as usize)
