@@ -4,7 +4,7 @@
 use crate::args::VariantArgs;
 use mancala_oracle::OracleError;
 use mancala_search::SearchError;
-use mancala_tables::{FileError, TableError};
+use mancala_tables::{FileError, NotDistributed, TableError};
 use std::path::Path;
 
 /// The context that advice needs: the variant as the user named it and the table folder.
@@ -36,6 +36,16 @@ impl Advice<'_> {
                 "the published database's files exist for the Awari type (awari, oware, wari) only".into()
             }
             TableError::Index(_) => String::new(),
+            TableError::NotDistributed { what, .. } => match what {
+                NotDistributed::RelaySowing => "build it in one process (without --mpi)".into(),
+                NotDistributed::Compression => {
+                    "drop --compress, and once the tiers are built run `mancala pack` on them"
+                        .into()
+                }
+            },
+            TableError::Cluster { .. } => {
+                "the failing process's own message says why; fix that and run the same command again (finished tiers are kept)".into()
+            }
             TableError::File(f) => match f {
                 FileError::Io { .. } => {
                     "check the path and its permissions (and the free space when building)".into()

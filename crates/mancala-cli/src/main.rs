@@ -6,6 +6,8 @@ mod bench;
 mod engine;
 mod exchange;
 mod games;
+#[cfg(feature = "mpi")]
+mod mpi;
 mod play;
 mod searching;
 mod solve;

@@ -79,6 +79,13 @@ pub struct BuildCmd {
     #[arg(long)]
     compress: bool,
 
+    /// Distributed build: run under `mpirun -np N`, every process with the same arguments
+    /// and a folder they all share; each tier is split across the processes, and --memory
+    /// and --threads are per process (default: this machine's share). Needs a binary built
+    /// with `--features mpi`
+    #[arg(long)]
+    mpi: bool,
+
     /// Print one JSON object per tier on stdout instead of summary lines
     #[arg(long)]
     json: bool,
@@ -156,6 +163,7 @@ impl BuildObserver for Display {
                 "peak_rss_mb": r.peak_rss_mb,
                 "positions_per_second": rate.round(),
                 "reused": r.reused,
+                "sent_bytes": r.sent_bytes,
             });
             println!("{v}");
         } else if r.reused {
@@ -181,18 +189,19 @@ impl BuildObserver for Display {
 
 impl BuildCmd {
     pub fn run(&self) -> Result<()> {
+        if self.mpi {
+            return self.run_distributed();
+        }
         let rules = self.table.rules()?;
         set_threads(self.threads)?;
-        if !(0.0..=525_600.0).contains(&self.checkpoint_minutes) {
-            bail!("--checkpoint-minutes must be between 0 and 525600 (a year)");
-        }
+        let every = self.checkpoint_every()?;
         let budget = self.memory.unwrap_or_else(default_budget);
         let opts = BuildOptions {
             dir: self.table.dir.clone(),
             max_seeds: self.max_seeds,
             compress: self.compress,
             memory: Some(budget),
-            checkpoint_every: Some(Duration::from_secs_f64(self.checkpoint_minutes * 60.0)),
+            checkpoint_every: Some(every),
         };
         let display = Display {
             json: self.json,
@@ -241,21 +250,101 @@ impl BuildCmd {
         let advice = self.table.advice();
         let reports = build(&rules, &opts, &display).map_err(|e| advice.table(e))?;
         if !self.json {
-            let built: Vec<&TierReport> = reports.iter().filter(|r| !r.reused).collect();
-            let secs: f64 = built.iter().map(|r| r.seconds).sum();
-            let pos: u64 = built.iter().map(|r| r.positions).sum();
-            let bytes: u64 = reports.iter().map(|r| r.bytes).sum();
-            println!(
-                "done: {} tiers built ({} positions in {:.2} s), {} reused; {} bytes on disk",
-                built.len(),
-                group(pos as u128),
-                secs,
-                reports.len() - built.len(),
-                group(bytes as u128)
-            );
+            summary(&reports);
         }
         Ok(())
     }
+
+    fn checkpoint_every(&self) -> Result<Duration> {
+        if !(0.0..=525_600.0).contains(&self.checkpoint_minutes) {
+            bail!("--checkpoint-minutes must be between 0 and 525600 (a year)");
+        }
+        Ok(Duration::from_secs_f64(self.checkpoint_minutes * 60.0))
+    }
+
+    #[cfg(not(feature = "mpi"))]
+    fn run_distributed(&self) -> Result<()> {
+        bail!(
+            "this mancala was built without MPI: build it with `cargo build --release -p mancala-cli --features mpi` (needs OpenMPI or MPICH, and libclang) and start it with `mpirun -np N target/release/mancala build ... --mpi`"
+        )
+    }
+
+    /// `--mpi`: this process's share of a distributed build. Process 0 prints; an error on
+    /// any process stops the whole job.
+    #[cfg(feature = "mpi")]
+    fn run_distributed(&self) -> Result<()> {
+        use mancala_tables::{build_distributed, Cluster};
+        let rules = self.table.rules()?;
+        self.checkpoint_every()?;
+        let mpi = crate::mpi::Mpi::init()?;
+        let (me, processes, here) = (mpi.rank(), mpi.size(), mpi.on_this_machine());
+        let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+        let threads = self.threads.unwrap_or((cores / here).max(1));
+        set_threads(Some(threads))?;
+        let budget = self.memory.unwrap_or(default_budget() / here as u64);
+        let opts = BuildOptions {
+            dir: self.table.dir.clone(),
+            max_seeds: self.max_seeds,
+            compress: self.compress,
+            memory: Some(budget),
+            checkpoint_every: None,
+        };
+        let display = Display {
+            json: self.json,
+            quiet: self.quiet || self.json,
+            bar: Mutex::new(None),
+        };
+        if me == 0 && !self.json {
+            println!(
+                "Building {} tiers 0..={} in {}, each split across {processes} processes ({threads} threads each, memory budget {} each)",
+                rules.variant(),
+                self.max_seeds,
+                self.table.dir.join(rules.variant().key()).display(),
+                size_text(budget)
+            );
+        }
+        let obs: &dyn BuildObserver = if me == 0 { &display } else { &() };
+        match build_distributed(&rules, &opts, &mpi, obs) {
+            Ok(reports) => {
+                if me == 0 && !self.json {
+                    summary(&reports);
+                    let sent: u64 = reports.iter().map(|r| r.sent_bytes).sum();
+                    let pos: u64 = reports
+                        .iter()
+                        .filter(|r| !r.reused)
+                        .map(|r| r.positions)
+                        .sum();
+                    println!(
+                        "the processes sent each other {} bytes ({:.2} a position built)",
+                        group(sent as u128),
+                        sent as f64 / pos.max(1) as f64
+                    );
+                }
+                Ok(())
+            }
+            Err(e) => {
+                let e = self.table.advice().table(e);
+                eprintln!("error (process {me} of {processes}): {e:#}");
+                mpi.abort(1)
+            }
+        }
+    }
+}
+
+/// The last line of a build: what was built and reused.
+fn summary(reports: &[TierReport]) {
+    let built: Vec<&TierReport> = reports.iter().filter(|r| !r.reused).collect();
+    let secs: f64 = built.iter().map(|r| r.seconds).sum();
+    let pos: u64 = built.iter().map(|r| r.positions).sum();
+    let bytes: u64 = reports.iter().map(|r| r.bytes).sum();
+    println!(
+        "done: {} tiers built ({} positions in {:.2} s), {} reused; {} bytes on disk",
+        built.len(),
+        group(pos as u128),
+        secs,
+        reports.len() - built.len(),
+        group(bytes as u128)
+    );
 }
 
 #[derive(Args, Debug)]

@@ -50,6 +50,9 @@ pub struct TierReport {
     pub reused: bool,
     /// The tier's file.
     pub path: PathBuf,
+    /// Bytes the processes of a distributed build sent each other for the tier (0 in one
+    /// process).
+    pub sent_bytes: u64,
 }
 
 /// Hooks for progress display; the library itself prints nothing.
@@ -70,7 +73,8 @@ pub trait BuildObserver: Sync {
 
 impl BuildObserver for () {}
 
-struct Forward<'a>(&'a dyn BuildObserver);
+/// A build observer seen as the solver's progress.
+pub(crate) struct Forward<'a>(pub &'a dyn BuildObserver);
 impl Progress for Forward<'_> {
     fn advance(&self, units: u64) {
         self.0.progress(units)
@@ -136,6 +140,7 @@ pub fn build(
                         peak_rss_mb: peak_rss_mb(),
                         reused: true,
                         path: path.clone(),
+                        sent_bytes: 0,
                     };
                     obs.tier_finished(&report);
                     reports.push(report);
@@ -192,6 +197,7 @@ pub fn build(
             peak_rss_mb: peak_rss_mb(),
             reused: false,
             path: path.clone(),
+            sent_bytes: 0,
         };
         obs.tier_finished(&report);
         reports.push(report);
@@ -201,7 +207,7 @@ pub fn build(
 }
 
 /// A table opened from disk, decoded if it is compressed (every lower tier is in `lower`).
-fn load(
+pub(crate) fn load(
     rules: &Rules,
     ix: &Indexer,
     n: usize,

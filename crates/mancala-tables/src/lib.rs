@@ -34,8 +34,10 @@
 
 mod build;
 mod bytes;
+pub mod cluster;
 mod codec;
 pub mod core;
+mod distributed;
 pub mod format;
 mod machine;
 pub mod plan;
@@ -47,11 +49,13 @@ mod verify;
 
 pub use build::{build, pack, BuildObserver, BuildOptions, TierReport};
 pub use bytes::Bytes;
+pub use cluster::Cluster;
 pub use core::{LowerTiers, Progress, MAX_TIER};
+pub use distributed::build_distributed;
 pub use machine::{peak_rss_mb, physical_memory};
 pub use set::Tables;
 pub use solver::{progress_units, solve_tier, Checkpoint, Layout, MAX_STATE_TIER};
-pub use table::{tier_path, write_table, Table};
+pub use table::{tier_path, write_table, write_table_from_parts, Table};
 pub use verify::{verify, verify_tables, BadEntry, VerifyReport};
 
 use std::path::{Path, PathBuf};
@@ -173,6 +177,24 @@ pub enum TableError {
         /// Why, with the limit that was passed.
         why: String,
     },
+    /// A distributed build cannot do what was asked.
+    #[error("{key}: {what}")]
+    NotDistributed {
+        /// The rule set's key.
+        key: String,
+        /// What it cannot do.
+        what: NotDistributed,
+    },
+    /// Another process of a distributed build failed; its own error says why.
+    #[error("tier {tier} of {key}: {why}")]
+    Cluster {
+        /// The seeds of the tier.
+        tier: usize,
+        /// The rule set's key.
+        key: String,
+        /// What this process knows of it.
+        why: String,
+    },
     /// No plan builds the tier within the memory budget.
     #[error("tier {tier} of {key} needs {needed_mb} MB of memory, and the budget is {budget_mb} MB", needed_mb = needed.div_ceil(1 << 20), budget_mb = budget >> 20)]
     Memory {
@@ -188,6 +210,19 @@ pub enum TableError {
     /// The rule set cannot be indexed to that size.
     #[error(transparent)]
     Index(#[from] mancala_index::IndexError),
+}
+
+/// What a distributed build cannot do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum NotDistributed {
+    /// Its processes find predecessors by un-sowing, which relay sowing does not allow.
+    #[error(
+        "a distributed build finds predecessors by un-sowing, and relay sowing cannot be un-sown"
+    )]
+    RelaySowing,
+    /// It writes raw tables.
+    #[error("a distributed build writes raw tables (they can be compressed once built)")]
+    Compression,
 }
 
 /// Hints the CPU to fetch the cache line holding `x`.

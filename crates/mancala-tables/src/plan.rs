@@ -141,10 +141,36 @@ pub fn plan_tier(
     threads: usize,
     rates: &Rates,
 ) -> Result<TierPlan, TableError> {
-    let size = ix.size(n);
+    let one_pass = rules.quiet_moves_raise_potential();
+    plan_positions(rules, ix, n, ix.size(n), one_pass, (budget, threads, rates))
+}
+
+/// Plans one process's slice of tier `n`, `size` positions, in a distributed build (which
+/// solves every tier with thresholds, see [`crate::cluster`]).
+pub fn plan_slice(
+    rules: &Rules,
+    ix: &Indexer,
+    n: usize,
+    size: u64,
+    budget: u64,
+    threads: usize,
+    rates: &Rates,
+) -> Result<TierPlan, TableError> {
+    plan_positions(rules, ix, n, size, false, (budget, threads, rates))
+}
+
+/// Plans `size` positions of tier `n` solved by one process, in one pass or with
+/// thresholds, within a budget of bytes with some threads at some rates.
+fn plan_positions(
+    rules: &Rules,
+    ix: &Indexer,
+    n: usize,
+    size: u64,
+    one_pass: bool,
+    (budget, threads, rates): (u64, usize, &Rates),
+) -> Result<TierPlan, TableError> {
     let lower: u64 = (0..n).map(|k| ix.size(k)).sum();
     let threads = threads.max(1) as f64;
-    let one_pass = rules.quiet_moves_raise_potential();
     let scan = !one_pass && rules.sows_own_row_alone() && ix.order() == Order::Published;
     let cpu = |rate: f64| size as f64 / (rate * threads);
     let disk = |bytes: u64| bytes as f64 / rates.disk;
@@ -169,7 +195,7 @@ pub fn plan_tier(
             return Ok(plan);
         }
     } else {
-        let fixed = working_sets(rules, ix, n, scan);
+        let fixed = working_sets(rules, ix, n, size, scan);
         // Lower tiers read at random must stay in memory; read in order, they pass through.
         let resident = if scan { 0 } else { lower };
         plan.lower_reads = lower;
@@ -211,8 +237,7 @@ pub fn plan_tier(
 /// Memory the threshold solver needs besides its state and exits, bytes: the scan's list of
 /// (row, pit) sowings, the quiet-move graph of relay rules, and the frontiers of the
 /// thresholds (bounded by the solver's seeding groups).
-fn working_sets(rules: &Rules, ix: &Indexer, n: usize, scan: bool) -> u64 {
-    let size = ix.size(n);
+fn working_sets(rules: &Rules, ix: &Indexer, n: usize, size: u64, scan: bool) -> u64 {
     if size == 0 {
         return 0;
     }

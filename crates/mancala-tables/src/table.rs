@@ -5,8 +5,10 @@ use crate::FileError;
 use mancala_index::Indexer;
 use memmap2::Mmap;
 use std::fs::{self, File};
-use std::io::Write;
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
+use xxhash_rust::xxh3::Xxh3;
 
 /// The file of tier `tier` of the rule set `key` under `dir`.
 pub fn tier_path(dir: &Path, key: &str, tier: usize) -> PathBuf {
@@ -274,8 +276,82 @@ pub fn write_table(
     encoding: Encoding,
     payload: &[u8],
 ) -> Result<u64, FileError> {
+    write_with(path, key, tier, ix, encoding, |f, hash| {
+        f.write_all(payload)?;
+        hash.update(payload);
+        Ok(payload.len() as u64)
+    })
+}
+
+/// Writes the raw table of tier `tier` from the files `parts`, which hold its values in
+/// rank order (the slices of a distributed build), as [`write_table`] does; the parts are
+/// streamed, never held in memory whole. Returns the file size.
+pub fn write_table_from_parts(
+    path: &Path,
+    key: &str,
+    tier: usize,
+    ix: &Indexer,
+    parts: &[PathBuf],
+) -> Result<u64, FileError> {
+    write_with(path, key, tier, ix, Encoding::Raw, |f, hash| {
+        let mut buf = vec![0u8; 4 << 20];
+        let mut len = 0u64;
+        for part in parts {
+            let mut r = File::open(part).map_err(|e| with_path(part, e))?;
+            loop {
+                let k = r.read(&mut buf).map_err(|e| with_path(part, e))?;
+                if k == 0 {
+                    break;
+                }
+                f.write_all(&buf[..k])?;
+                hash.update(&buf[..k]);
+                len += k as u64;
+            }
+        }
+        Ok(len)
+    })
+}
+
+/// An I/O error that names the file it happened on (for errors about another file than the
+/// one being written).
+fn with_path(path: &Path, e: std::io::Error) -> std::io::Error {
+    std::io::Error::new(e.kind(), format!("{}: {e}", path.display()))
+}
+
+/// Writes a table whose payload `write` streams into the file (updating the hash, and
+/// returning the payload's length) under a temporary name: the header is written last, once
+/// the payload's length and checksum are known; then the file is synced and renamed into
+/// place.
+fn write_with(
+    path: &Path,
+    key: &str,
+    tier: usize,
+    ix: &Indexer,
+    encoding: Encoding,
+    write: impl FnOnce(&mut std::io::BufWriter<&File>, &mut Xxh3) -> std::io::Result<u64>,
+) -> Result<u64, FileError> {
+    if let Some(parent) = path.parent() {
+        fs::create_dir_all(parent).map_err(|e| FileError::io(parent, e))?;
+    }
+    let tmp = path.with_extension("mtb.tmp");
+    let io = |e| FileError::io(&tmp, e);
+    let f = File::create(&tmp).map_err(io)?;
+    let mut hash = Xxh3::new();
+    let payload_len = {
+        let mut w = std::io::BufWriter::with_capacity(1 << 20, &f);
+        w.seek(SeekFrom::Start(HEADER_LEN as u64)).map_err(io)?;
+        let len = write(&mut w, &mut hash).map_err(io)?;
+        w.flush().map_err(io)?;
+        len
+    };
     let entries = ix.size(tier);
-    let io = |e| FileError::io(path, e);
+    if encoding == Encoding::Raw && payload_len != entries {
+        let _ = fs::remove_file(&tmp);
+        return Err(FileError::corrupt(
+            path,
+            format!("{payload_len} values written for a tier of {entries} positions"),
+        ));
+    }
     let header = Header {
         version: VERSION,
         tier: tier as u32,
@@ -287,21 +363,13 @@ pub fn write_table(
         } else {
             0
         },
-        payload_len: payload.len() as u64,
-        checksum: format::checksum(payload),
+        payload_len,
+        checksum: hash.digest(),
         key: key.to_string(),
     };
-    if let Some(parent) = path.parent() {
-        fs::create_dir_all(parent).map_err(|e| FileError::io(parent, e))?;
-    }
-    let tmp = path.with_extension("mtb.tmp");
-    {
-        let mut f = File::create(&tmp).map_err(|e| FileError::io(&tmp, e))?;
-        f.write_all(&header.to_bytes())
-            .map_err(|e| FileError::io(&tmp, e))?;
-        f.write_all(payload).map_err(|e| FileError::io(&tmp, e))?;
-        f.sync_all().map_err(|e| FileError::io(&tmp, e))?;
-    }
-    fs::rename(&tmp, path).map_err(io)?;
-    Ok(HEADER_LEN as u64 + payload.len() as u64)
+    f.write_all_at(&header.to_bytes(), 0).map_err(io)?;
+    f.sync_all().map_err(io)?;
+    drop(f);
+    fs::rename(&tmp, path).map_err(|e| FileError::io(path, e))?;
+    Ok(HEADER_LEN as u64 + payload_len)
 }

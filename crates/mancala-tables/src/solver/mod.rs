@@ -23,6 +23,7 @@ mod scan;
 mod state;
 
 use crate::bytes::Bytes;
+use crate::cluster::Cluster;
 use crate::core::{LowerTiers, Progress, MAX_TIER};
 pub use checkpoint::Checkpoint;
 use mancala_index::Indexer;
@@ -53,8 +54,36 @@ pub fn solve_tier<L: LowerTiers>(
     if rules.quiet_moves_raise_potential() {
         Ok(one_pass::solve(job, true))
     } else {
-        retrograde::solve(job, retrograde::GROUP_CHUNKS, true, layout)
+        retrograde::solve(job, retrograde::GROUP_CHUNKS, true, layout, None)
     }
+}
+
+/// Solves this process's slice of tier `n` in a distributed build: the ranks
+/// `bounds[c.rank()]..bounds[c.rank() + 1]` of it, the other slices (`bounds`, from
+/// [`crate::cluster::split`]) being solved at the same time by the other processes of `c`.
+/// Returns the slice's values. Every rule set that can un-sow is solved by retrograde
+/// analysis with thresholds here (the one-pass solver's order does not split); its values
+/// are the same.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn solve_slice<L: LowerTiers>(
+    rules: &Rules,
+    ix: &Indexer,
+    n: usize,
+    lower: &L,
+    progress: &dyn Progress,
+    layout: &Layout,
+    bounds: &[u64],
+    c: &dyn Cluster,
+) -> std::io::Result<Bytes> {
+    debug_assert!(rules.can_unsow(), "checked by the distributed build");
+    debug_assert_eq!(bounds.len(), c.size() + 1);
+    let job = Job {
+        progress,
+        bounds: bounds.into(),
+        slice: c.rank(),
+        ..Job::new(rules, ix, n, lower)
+    };
+    retrograde::solve(job, retrograde::GROUP_CHUNKS, true, layout, Some(c))
 }
 
 /// How the threshold solver lays a tier out (see [`crate::plan`]).
@@ -70,14 +99,18 @@ pub struct Layout {
     pub checkpoint: Option<Checkpoint>,
 }
 
-/// One tier to solve: the rules, the index, the tier's seeds, the final lower tiers, and
-/// where progress goes.
+/// One tier to solve: the rules, the index, the tier's seeds, the final lower tiers, where
+/// progress goes, and which ranks this process solves.
 pub(crate) struct Job<'a, L> {
     rules: &'a Rules,
     ix: &'a Indexer,
     n: usize,
     lower: &'a L,
     progress: &'a dyn Progress,
+    /// The first rank of each process's slice, then the tier's size (one process: `[0,
+    /// size]`), and this process's slice in it.
+    bounds: std::borrow::Cow<'a, [u64]>,
+    slice: usize,
 }
 
 impl<'a, L> Job<'a, L> {
@@ -93,7 +126,14 @@ impl<'a, L> Job<'a, L> {
             n,
             lower,
             progress: &(),
+            bounds: vec![0, ix.size(n)].into(),
+            slice: 0,
         }
+    }
+
+    /// This process's ranks of the tier: `lo..hi`.
+    fn part(&self) -> (u64, u64) {
+        (self.bounds[self.slice], self.bounds[self.slice + 1])
     }
 }
 
@@ -145,6 +185,7 @@ mod tests {
                         retrograde::GROUP_CHUNKS,
                         true,
                         &Layout::default(),
+                        None,
                     )
                     .unwrap();
                     assert_eq!(one_pass[..], retro[..], "kalah {pits} pits tier {n}");
@@ -203,12 +244,88 @@ mod tests {
                 let key = rules.variant().key();
                 assert_eq!(scan_exits[..], walk_exits[..], "{key} tier {n} exits");
                 assert_eq!(scan_states[..], walk_states[..], "{key} tier {n} counts");
-                let values =
-                    retrograde::solve(job, retrograde::GROUP_CHUNKS, true, &Layout::default())
-                        .unwrap();
+                let values = retrograde::solve(
+                    job,
+                    retrograde::GROUP_CHUNKS,
+                    true,
+                    &Layout::default(),
+                    None,
+                )
+                .unwrap();
                 lower.0.push(values.to_vec());
             }
         }
+    }
+
+    /// A tier split across 2 and 3 processes (threads here) gives the one process's values
+    /// byte for byte, for Awari-type rules (the scan of phase 1 by slices) and Kalah (the
+    /// rank-order walk), with one seeding group and with a group a chunk (so that processes
+    /// with fewer chunks take empty groups), with the exits in memory and in files.
+    #[test]
+    fn slices_solved_apart_agree_with_the_whole_tier() {
+        use crate::cluster::{split, LocalCluster};
+        let sets = [
+            (Rules::new(Variant::preset(Preset::Awari)), 12),
+            (Rules::new(Variant::preset(Preset::Oware)), 11),
+            (kalah(6, false), 10),
+            (kalah(4, true), 11),
+        ];
+        let dir = std::env::temp_dir().join(format!("mancala-slices-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for (rules, max) in sets {
+            let key = rules.variant().key();
+            let ix = Indexer::new(&rules, max).unwrap();
+            let mut lower = Memory(Vec::new());
+            for n in 0..=max {
+                let job = Job::new(&rules, &ix, n, &lower);
+                let whole = retrograde::solve(
+                    job,
+                    retrograde::GROUP_CHUNKS,
+                    true,
+                    &Layout::default(),
+                    None,
+                )
+                .unwrap()
+                .to_vec();
+                for (processes, group, on_disk) in [(2, usize::MAX, false), (3, 1, true)] {
+                    let bounds = split(&ix, n, processes, (0, ix.size(n)));
+                    let members = LocalCluster::new(processes);
+                    let parts: Vec<Vec<u8>> = std::thread::scope(|s| {
+                        let handles: Vec<_> = members
+                            .iter()
+                            .map(|c| {
+                                let (bounds, lower, dir) = (&bounds, &lower, &dir);
+                                let (rules, ix) = (&rules, &ix);
+                                s.spawn(move || {
+                                    let layout = Layout {
+                                        slices: 2,
+                                        exit_file: on_disk
+                                            .then(|| dir.join(format!("exits-{}", c.rank()))),
+                                        checkpoint: None,
+                                    };
+                                    let job = Job {
+                                        bounds: bounds.as_slice().into(),
+                                        slice: c.rank(),
+                                        ..Job::new(rules, ix, n, lower)
+                                    };
+                                    retrograde::solve(job, group, true, &layout, Some(c))
+                                        .unwrap()
+                                        .to_vec()
+                                })
+                            })
+                            .collect();
+                        handles.into_iter().map(|h| h.join().unwrap()).collect()
+                    });
+                    assert_eq!(
+                        parts.concat(),
+                        whole,
+                        "{key} tier {n}, {processes} processes"
+                    );
+                }
+                lower.0.push(whole);
+            }
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// Seeding a chunk at a time (many groups) gives the same values as seeding all at once.
@@ -224,6 +341,7 @@ mod tests {
                     usize::MAX,
                     true,
                     &Layout::default(),
+                    None,
                 )
                 .unwrap();
                 let one = retrograde::solve(
@@ -231,6 +349,7 @@ mod tests {
                     1,
                     false,
                     &Layout::default(),
+                    None,
                 )
                 .unwrap();
                 assert_eq!(all[..], one[..], "{preset} tier {n}");

@@ -23,14 +23,16 @@ use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 /// Predecessor updates gathered and prefetched before touching the state bytes.
 const BATCH: usize = 64;
 
-/// The tier being solved, shared by every task.
+/// The tier being solved (this process's ranks `lo..hi` of it), shared by every task.
 pub(crate) struct Ctx<'a> {
     pub rules: &'a Rules,
     pub ix: &'a Indexer,
     pub n: usize,
-    /// One state byte a position ([`super::state`]).
+    pub lo: u64,
+    pub hi: u64,
+    /// One state byte a position of `lo..hi` ([`super::state`]), by `rank - lo`.
     pub states: &'a [AtomicU8],
-    /// Each position's best exit, read when a threshold starts.
+    /// Each position's best exit, by `rank - lo`, read when a threshold starts.
     pub exits: ExitSource<'a>,
     /// Quiet predecessors by rank, for rules that cannot un-sow (`None`: un-sow).
     pub graph: Option<&'a QuietGraph>,
@@ -42,6 +44,9 @@ pub(crate) enum ExitSource<'a> {
     Memory(&'a [u8]),
     File(&'a ExitFile),
 }
+
+/// What a task found decided: wins and losses.
+type Found = (Vec<Board>, Vec<Board>);
 
 /// Newly decided positions that have not yet told their predecessors, in the pieces the tasks
 /// found them in (concatenating them would only copy).
@@ -56,10 +61,6 @@ impl Frontier {
         self.wins.iter().chain(&self.losses).map(Vec::len).sum()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
     fn push(&mut self, (w, l): (Vec<Board>, Vec<Board>)) {
         if !w.is_empty() {
             self.wins.push(w);
@@ -67,6 +68,16 @@ impl Frontier {
         if !l.is_empty() {
             self.losses.push(l);
         }
+    }
+}
+
+impl Frontier {
+    /// Adds another frontier's positions.
+    pub fn extend(&mut self, other: Frontier) {
+        self.wins
+            .extend(other.wins.into_iter().filter(|v| !v.is_empty()));
+        self.losses
+            .extend(other.losses.into_iter().filter(|v| !v.is_empty()));
     }
 }
 
@@ -90,37 +101,38 @@ impl Ctx<'_> {
     /// boards of the matches come from a walk that seeks forward from one to the next. Exits
     /// in a file are read a chunk at a time, and only for the chunks that hold `t` or `-t`.
     pub fn seed(&self, t: i8, chunks: &[u64]) -> io::Result<Frontier> {
-        let size = self.ix.size(self.n);
+        let (lo, hi) = (self.lo, self.hi);
         let first = t as usize == self.n;
         let splat = |v: i8| v as u8 as u64 * 0x0101_0101_0101_0101;
-        let (hi, lo, none) = (splat(t), splat(-t), splat(NO_EXIT));
+        let (up, down, none) = (splat(t), splat(-t), splat(NO_EXIT));
         let pieces = chunks
             .par_iter()
             .map(|&start| {
-                let end = (start + CHUNK).min(size);
+                let end = (start + CHUNK).min(hi);
+                let (a, b) = ((start - lo) as usize, (end - lo) as usize);
                 let (mut w, mut l) = (Vec::new(), Vec::new());
                 let mut buf = Vec::new();
                 let exits: &[u8] = match self.exits {
-                    ExitSource::Memory(all) => &all[start as usize..end as usize],
+                    ExitSource::Memory(all) => &all[a..b],
                     ExitSource::File(f) => {
-                        if !f.may_hold(start, t, first) {
+                        if !f.may_hold(start - lo, t, first) {
                             return Ok((w, l));
                         }
-                        buf.resize((end - start) as usize, 0);
-                        f.read(start, &mut buf)?;
+                        buf.resize(b - a, 0);
+                        f.read(start - lo, &mut buf)?;
                         &buf
                     }
                 };
                 let mut walk = self.ix.walk_from(self.n, start);
                 let mut board_at =
                     |i: usize| walk.seek(start + i as u64).expect("rank inside the tier");
-                let states = &self.states[start as usize..end as usize];
+                let states = &self.states[a..b];
                 let mut i = 0;
                 while i < exits.len() {
                     if i + 8 <= exits.len() {
                         let x = u64::from_le_bytes(exits[i..i + 8].try_into().expect("8"));
-                        let hit = has_zero_byte(x ^ hi)
-                            || has_zero_byte(x ^ lo)
+                        let hit = has_zero_byte(x ^ up)
+                            || has_zero_byte(x ^ down)
                             || first && has_zero_byte(x ^ none);
                         if !hit {
                             i += 8;
@@ -151,12 +163,13 @@ impl Ctx<'_> {
     }
 
     /// One breadth-first round: tells the predecessors of every frontier position, and
-    /// returns the positions that this decided.
+    /// returns the positions that this decided, and the updates for predecessors outside
+    /// this process's ranks (see [`Ctx::remote_rank`]).
     ///
     /// Predecessors land anywhere in a tier far bigger than the caches, so their ranks are
     /// gathered in batches and prefetched before the state bytes are updated: the misses then
     /// overlap instead of stalling one by one.
-    pub fn round(&self, t: i8, frontier: &Frontier) -> Frontier {
+    pub fn round(&self, t: i8, frontier: &Frontier) -> (Frontier, Vec<Vec<u64>>) {
         let tasks = 4 * rayon::current_num_threads();
         let per_task = frontier.len().div_ceil(tasks).clamp(256, 1 << 16);
         let mut parts: Vec<(&[Board], bool)> = Vec::new();
@@ -165,20 +178,70 @@ impl Ctx<'_> {
                 parts.extend(v.chunks(per_task).map(|c| (c, won)));
             }
         }
-        parts
+        let done: Vec<(Found, Vec<u64>)> = parts
             .par_iter()
             .map(|&(items, won)| {
                 let (mut w, mut l) = (Vec::new(), Vec::new());
                 let mut preds = Vec::new();
+                let mut remote = Vec::new();
                 let mut batch: Vec<(Board, usize)> = Vec::with_capacity(BATCH + 16);
                 for b in items {
-                    self.gather(*b, &mut preds, &mut batch);
+                    self.gather(*b, won, &mut preds, &mut batch, &mut remote);
                     if batch.len() >= BATCH {
                         self.update(t, won, &batch, &mut w, &mut l);
                         batch.clear();
                     }
                 }
                 self.update(t, won, &batch, &mut w, &mut l);
+                ((w, l), remote)
+            })
+            .collect();
+        let mut remote = Vec::new();
+        let mut next = Frontier::default();
+        for (found, r) in done {
+            next.push(found);
+            if !r.is_empty() {
+                remote.push(r);
+            }
+        }
+        (next, remote)
+    }
+
+    /// The update of a predecessor of rank `rank` outside this process's ranks, whose child
+    /// entered `W_t` (`won`) or `L_t`, as sent to the process that holds it.
+    #[inline]
+    fn remote_update(rank: u64, won: bool) -> u64 {
+        rank << 1 | won as u64
+    }
+
+    /// The rank a remote update is for.
+    #[inline]
+    pub fn remote_rank(u: u64) -> u64 {
+        u >> 1
+    }
+
+    /// Applies the updates other processes sent for this process's ranks, and returns the
+    /// positions that this decided.
+    pub fn apply(&self, t: i8, received: &[Vec<u64>]) -> Frontier {
+        received
+            .par_iter()
+            .flat_map(|v| v.par_chunks(1 << 14))
+            .map(|updates| {
+                let (mut w, mut l) = (Vec::new(), Vec::new());
+                let mut batch: Vec<(Board, usize)> = Vec::with_capacity(BATCH);
+                for won in [true, false] {
+                    for &u in updates.iter().filter(|&&u| (u & 1 == 1) == won) {
+                        let r = (Self::remote_rank(u) - self.lo) as usize;
+                        prefetch(&self.states[r]);
+                        batch.push((Board::EMPTY, r));
+                        if batch.len() >= BATCH {
+                            self.update(t, won, &batch, &mut w, &mut l);
+                            batch.clear();
+                        }
+                    }
+                    self.update(t, won, &batch, &mut w, &mut l);
+                    batch.clear();
+                }
                 (w, l)
             })
             .collect::<Vec<_>>()
@@ -186,11 +249,19 @@ impl Ctx<'_> {
             .collect()
     }
 
-    /// Adds the in-tier predecessors of `b` and their ranks to `batch`, prefetching their
-    /// cells. From a quiet-move graph only the rank is known; the board is worked out (by
+    /// Adds the in-tier predecessors of `b` among this process's ranks and their indices
+    /// (`rank - lo`) to `batch`, prefetching their cells, and the updates of the others to
+    /// `remote`. From a quiet-move graph only the rank is known; the board is worked out (by
     /// [`Ctx::board`]) only for the few predecessors that get decided.
     #[inline]
-    fn gather(&self, b: Board, preds: &mut Vec<Board>, batch: &mut Vec<(Board, usize)>) {
+    fn gather(
+        &self,
+        b: Board,
+        won: bool,
+        preds: &mut Vec<Board>,
+        batch: &mut Vec<(Board, usize)>,
+        remote: &mut Vec<u64>,
+    ) {
         if let Some(g) = self.graph {
             let r = self.ix.rank(b).expect("a frontier position is indexed");
             for &q in g.preds(r) {
@@ -206,18 +277,25 @@ impl Ctx<'_> {
         let known = (row, self.ix.opp_key(self.n, row));
         for &q in preds.iter() {
             if let Some(rq) = self.ix.rank_sharing_opp(q, known) {
-                prefetch(&self.states[rq as usize]);
-                batch.push((q, rq as usize));
+                if (self.lo..self.hi).contains(&rq) {
+                    let i = (rq - self.lo) as usize;
+                    prefetch(&self.states[i]);
+                    batch.push((q, i));
+                } else {
+                    remote.push(Self::remote_update(rq, won));
+                }
             }
         }
     }
 
-    /// The board of a gathered predecessor (unranked when it came from the graph).
+    /// The board of a gathered predecessor of index `i` (unranked when only its rank is
+    /// known: from the graph, or sent by another process).
     #[inline]
-    fn board(&self, q: Board, rq: usize) -> Board {
-        match self.graph {
-            Some(_) => self.ix.unrank(self.n, rq as u64),
-            None => q,
+    fn board(&self, q: Board, i: usize) -> Board {
+        if q == Board::EMPTY {
+            self.ix.unrank(self.n, self.lo + i as u64)
+        } else {
+            q
         }
     }
 

@@ -24,8 +24,9 @@ use super::scan;
 use super::state::{final_value, undecided};
 use super::{Job, Layout};
 use crate::bytes::Bytes;
+use crate::cluster::{owner, split, Cluster};
 use crate::core::{Exits, LowerTiers, CHUNK};
-use mancala_index::{Indexer, Order};
+use mancala_index::Order;
 use rayon::prelude::*;
 use std::io;
 use std::path::Path;
@@ -38,15 +39,27 @@ pub(crate) const GROUP_CHUNKS: usize = 2048;
 /// time, laid out as `layout` says. With `scan`, phase 1 reads the lower tiers in order where
 /// the rules and the order allow ([`super::scan`]), else it walks the tier in rank order.
 /// Progress: `2 * size` units. Fails only on the exit file's I/O.
+///
+/// With a cluster, this process solves only its slice of the tier (`job.part()`) and the
+/// other processes theirs: predecessors in other slices are told in one bulk exchange a
+/// round, and every loop that ends on a condition ends on the condition of all processes.
+/// Returns the values of the process's ranks.
 pub(crate) fn solve<L: LowerTiers>(
     job: Job<'_, L>,
     group_chunks: usize,
     scan: bool,
     layout: &Layout,
+    cluster: Option<&dyn Cluster>,
 ) -> io::Result<Bytes> {
     let (rules, ix, n) = (job.rules, job.ix, job.n);
+    let (lo, hi) = job.part();
     let size = ix.size(n);
+    let len = hi - lo;
     let graph = (!rules.can_unsow()).then(|| QuietGraph::build(rules, ix, n));
+    debug_assert!(
+        graph.is_none() || len == size,
+        "relay rules are solved whole"
+    );
 
     let profile = std::env::var_os("MANCALA_PROFILE").is_some();
     let clock = std::time::Instant::now();
@@ -56,12 +69,13 @@ pub(crate) fn solve<L: LowerTiers>(
     let resumed = layout
         .checkpoint
         .as_ref()
+        .filter(|_| len == size)
         .and_then(|c| c.load(&key, n, size));
     job.progress.phase("best exits");
     let (mut state, exits, first) = match resumed {
         Some(r) => {
             let done = n as u64 - r.next.max(0) as u64;
-            job.progress.advance(size + size / n.max(1) as u64 * done);
+            job.progress.advance(len + len / n.max(1) as u64 * done);
             (r.state, Stored::File(Box::new(r.exits)), r.next)
         }
         None => match &layout.exit_file {
@@ -75,12 +89,14 @@ pub(crate) fn solve<L: LowerTiers>(
             }
         },
     };
-    let chunks: Vec<u64> = (0..size).step_by(CHUNK as usize).collect();
+    let chunks: Vec<u64> = (lo..hi).step_by(CHUNK as usize).collect();
     let cs = CHUNK as usize;
     let ctx = Ctx {
         rules,
         ix,
         n,
+        lo,
+        hi,
         states: state.atomic_bytes(),
         exits: match &exits {
             Stored::Memory(bytes) => ExitSource::Memory(bytes),
@@ -88,30 +104,50 @@ pub(crate) fn solve<L: LowerTiers>(
         },
         graph: graph.as_ref(),
     };
+    let bounds = &job.bounds;
+    // Every process takes as many seeding groups as the one with the most, so that the
+    // rounds, which are collective, line up.
+    let local_groups = chunks.len().div_ceil(group_chunks.max(1)) as u64;
+    let groups = cluster.map_or(local_groups, |c| c.max(local_groups)) as usize;
+    let all = |x: u64| cluster.map_or(x, |c| c.sum(x));
 
     let phase1 = clock.elapsed();
     let (mut seeding, mut seeded, mut rounds) = (std::time::Duration::ZERO, 0usize, 0usize);
+    let mut sent = 0u64;
     // Phase 2: thresholds from high to low.
-    let per_threshold = size / n.max(1) as u64;
+    let per_threshold = len / n.max(1) as u64;
     let mut since_checkpoint = Clock::new();
     for t in (1..=first).rev() {
         job.progress.phase(&format!("threshold {t}/{n}"));
         // Seeds are taken a group of chunks at a time and propagated to closure before the
         // next group, which bounds the frontier's memory on big tiers. The sets are least
         // fixpoints, so the order in which their members are found does not change them.
-        for group in chunks.chunks(group_chunks) {
+        for g in 0..groups {
+            let group = chunks
+                .chunks(group_chunks.max(1))
+                .nth(g)
+                .unwrap_or_default();
             let c = std::time::Instant::now();
             let mut frontier = ctx.seed(t, group)?;
             seeding += c.elapsed();
             seeded += frontier.len();
-            while !frontier.is_empty() {
+            while all(frontier.len() as u64) > 0 {
                 rounds += 1;
-                frontier = ctx.round(t, &frontier);
+                let (next, remote) = ctx.round(t, &frontier);
+                frontier = next;
+                if let Some(c) = cluster {
+                    let out = by_owner(bounds, remote, c.size());
+                    sent += out.iter().map(|v| 8 * v.len() as u64).sum::<u64>();
+                    let received = c.exchange(out);
+                    frontier.extend(ctx.apply(t, &received));
+                } else {
+                    debug_assert!(remote.iter().all(Vec::is_empty), "one slice");
+                }
             }
         }
         job.progress.advance(per_threshold);
         if let Some(c) = &layout.checkpoint {
-            if t > 1 && since_checkpoint.due(c) {
+            if t > 1 && len == size && since_checkpoint.due(c) {
                 let exits = match &exits {
                     Stored::Memory(bytes) => CheckpointExits::Memory(bytes),
                     Stored::File(file) => CheckpointExits::File(file),
@@ -122,13 +158,13 @@ pub(crate) fn solve<L: LowerTiers>(
     }
     if profile {
         eprintln!(
-            "tier {n}: {size} positions; exits {:.3}s, seeding {:.3}s ({seeded} seeds), propagation {:.3}s ({rounds} rounds)",
+            "tier {n}: {len} positions; exits {:.3}s, seeding {:.3}s ({seeded} seeds), propagation {:.3}s ({rounds} rounds), {sent} bytes sent",
             phase1.as_secs_f64(),
             seeding.as_secs_f64(),
             (clock.elapsed() - phase1 - seeding).as_secs_f64()
         );
     }
-    job.progress.advance(size - per_threshold * n as u64);
+    job.progress.advance(len - per_threshold * n as u64);
 
     // What was never decided is endless play: worth 0.
     drop(exits);
@@ -142,6 +178,17 @@ pub(crate) fn solve<L: LowerTiers>(
     Ok(state)
 }
 
+/// The updates for other slices, by the process that owns each rank.
+fn by_owner(bounds: &[u64], remote: Vec<Vec<u64>>, processes: usize) -> Vec<Vec<u64>> {
+    let mut out = vec![Vec::new(); processes];
+    for piece in remote {
+        for u in piece {
+            out[owner(bounds, Ctx::remote_rank(u))].push(u);
+        }
+    }
+    out
+}
+
 /// Where phase 1 left the best exits.
 enum Stored {
     Memory(Bytes),
@@ -152,25 +199,27 @@ enum Stored {
 /// exit ([`crate::core::NO_EXIT`] if none), by the scan in the lower tiers' order when
 /// `scan` and the rules and the order allow it, else by a walk in rank order.
 pub(crate) fn phase1<L: LowerTiers>(job: &Job<'_, L>, scan: bool) -> (Bytes, Bytes) {
-    let size = job.ix.size(job.n);
-    let mut state = Bytes::zeroed(size as usize);
-    let mut exits = Bytes::zeroed(size as usize);
-    exits_of_slice(job, scan, &mut state, (0, size), &mut exits);
+    let (lo, hi) = job.part();
+    let mut state = Bytes::zeroed((hi - lo) as usize);
+    let mut exits = Bytes::zeroed((hi - lo) as usize);
+    exits_of_slice(job, scan, &mut state, (lo, hi), &mut exits);
     (state, exits)
 }
 
-/// [`phase1`] with the exits written to a file at `path`, the tier taken in `slices` slices
-/// (each a pass over the lower tiers), so that only one slice's exits are in memory.
+/// [`phase1`] with the exits written to a file at `path`, the process's ranks taken in
+/// `slices` slices (each a pass over the lower tiers), so that only one slice's exits are in
+/// memory.
 fn phase1_to_file<L: LowerTiers>(
     job: &Job<'_, L>,
     scan: bool,
     slices: usize,
     path: &Path,
 ) -> io::Result<(Bytes, ExitFile)> {
-    let size = job.ix.size(job.n);
-    let mut state = Bytes::zeroed(size as usize);
+    let (lo, hi) = job.part();
+    let mut state = Bytes::zeroed((hi - lo) as usize);
     let mut file = ExitFile::create(path)?;
-    let bounds = slice_bounds(job.ix, job.n, slices.max(1), can_scan(job, scan));
+    let mut bounds = split(job.ix, job.n, slices.max(1), (lo, hi));
+    bounds.dedup();
     for w in bounds.windows(2) {
         let mut exits = Bytes::zeroed((w[1] - w[0]) as usize);
         exits_of_slice(job, scan, &mut state, (w[0], w[1]), &mut exits);
@@ -184,28 +233,8 @@ fn can_scan<L>(job: &Job<'_, L>, scan: bool) -> bool {
     scan && job.rules.sows_own_row_alone() && job.ix.order() == Order::Published
 }
 
-/// The ranks where `slices` slices of tier `n` start, and its size: equal shares, moved to
-/// the next block's start when the scan takes the slices (it takes whole blocks).
-pub(crate) fn slice_bounds(ix: &Indexer, n: usize, slices: usize, blocks: bool) -> Vec<u64> {
-    let size = ix.size(n);
-    let share = size.div_ceil(slices as u64).max(1);
-    let mut bounds = vec![0];
-    if blocks {
-        for (_, start) in ix.blocks(n) {
-            if start >= bounds.last().expect("one") + share {
-                bounds.push(start);
-            }
-        }
-    } else {
-        bounds.extend((1..slices as u64).map(|k| (k * share).min(size)));
-    }
-    bounds.push(size);
-    bounds.dedup();
-    bounds
-}
-
-/// Phase 1 on ranks `lo..hi`: their states into `state` (the whole tier's) and their exits
-/// into `exits` (the slice's).
+/// Phase 1 on ranks `lo..hi`: their states into `state` (the process's ranks') and their
+/// exits into `exits` (the slice's).
 fn exits_of_slice<L: LowerTiers>(
     job: &Job<'_, L>,
     scan: bool,
@@ -214,9 +243,11 @@ fn exits_of_slice<L: LowerTiers>(
     exits: &mut Bytes,
 ) {
     let (rules, ix, n, lower) = (job.rules, job.ix, job.n, job.lower);
+    let base = job.part().0;
+    let (a, b) = ((lo - base) as usize, (hi - base) as usize);
     if can_scan(job, scan) {
-        let states = state.atomic_bytes();
-        states[lo as usize..hi as usize]
+        let states = &state.atomic_bytes()[a..b];
+        states
             .par_iter()
             .for_each(|s| s.store(undecided(0), Relaxed));
         scan::exits_and_counts(job, states, exits.atomic_signed(), (lo, hi));
@@ -224,7 +255,7 @@ fn exits_of_slice<L: LowerTiers>(
     }
     let cs = CHUNK as usize;
     let starts: Vec<u64> = (lo..hi).step_by(cs).collect();
-    state.bytes_mut()[lo as usize..hi as usize]
+    state.bytes_mut()[a..b]
         .par_chunks_mut(cs)
         .zip(exits.bytes_mut().par_chunks_mut(cs))
         .zip(&starts)

@@ -40,8 +40,8 @@ const AHEAD: usize = 8;
 
 /// For the ranks `lo..hi` of tier `job.n` (of Awari-type rules in the published order;
 /// `lo` and `hi` at block starts or the tier's end): counts each position's quiet moves into
-/// `states` (the whole tier's, each undecided with count 0 to begin with) and stores its best
-/// exit ([`NO_EXIT`] if none) at `exits[rank - lo]`. Progress: `hi - lo` units.
+/// `states[rank - lo]` (each undecided with count 0 to begin with) and stores its best exit
+/// ([`NO_EXIT`] if none) at `exits[rank - lo]`. Progress: `hi - lo` units.
 ///
 /// One call reads every lower tier once, in order; a tier taken in several slices reads them
 /// once a slice.
@@ -56,6 +56,7 @@ pub(crate) fn exits_and_counts<L: LowerTiers>(
     let size = ix.size(n);
     let m = rules.pits();
     debug_assert_eq!(exits.len() as u64, hi - lo);
+    debug_assert_eq!(states.len() as u64, hi - lo);
     exits.par_iter().for_each(|e| e.store(NO_EXIT, Relaxed));
 
     // The blocks of the slice by the seeds of their opponent's row.
@@ -81,7 +82,7 @@ pub(crate) fn exits_and_counts<L: LowerTiers>(
         batch.resolve(lower);
         let (exit, quiet) = batch.positions[0];
         exits[(rank - lo) as usize].store(exit, Relaxed);
-        states[rank as usize].store(undecided(quiet), Relaxed);
+        states[(rank - lo) as usize].store(undecided(quiet), Relaxed);
     }
 
     // Every (mover's row, pit) of the tier, by the row the sowing leaves.
@@ -153,8 +154,8 @@ struct Scan<'a, L> {
     ix: &'a Indexer,
     n: usize,
     lower: &'a L,
+    /// The states and exits of ranks `lo..`.
     states: &'a [AtomicU8],
-    /// The exits of ranks `lo..`.
     exits: &'a [AtomicI8],
     lo: u64,
     /// The opponent's row of the children now: `offsets[t]` is its block's first rank in
@@ -182,11 +183,11 @@ impl<L: LowerTiers> Scan<'_, L> {
             .expect("a mover's row of the tier");
         for (i, &(opp, start)) in blocks.iter().enumerate() {
             if let Some(&(_, ahead)) = blocks.get(i + AHEAD) {
-                let r = (ahead + own_rank) as usize;
+                let r = (ahead + own_rank - self.lo) as usize;
                 prefetch(&self.states[r]);
-                prefetch(&self.exits[r - self.lo as usize]);
+                prefetch(&self.exits[r]);
             }
-            let parent = (start + own_rank) as usize;
+            let parent = (start + own_rank - self.lo) as usize;
             let b = board(s.own, opp, m);
             let exit = match self.rules.move_at(b, s.pit as usize) {
                 MoveAt::NotLegal => continue,
@@ -216,7 +217,7 @@ impl<L: LowerTiers> Scan<'_, L> {
                     c.value(self.lower.value(t, rank) as i32)
                 }
             };
-            self.exits[parent - self.lo as usize].fetch_max(exit as i8, Relaxed);
+            self.exits[parent].fetch_max(exit as i8, Relaxed);
         }
     }
 }
