@@ -10,7 +10,9 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use mancala_oracle::{Options, Oracle, Settings, TableSize};
 use mancala_rules::{parse_position, Rules};
-use mancala_tables::plan::{default_budget, plan, plan_each, Rates, TierPlan};
+use mancala_tables::plan::{
+    default_budget, plan, plan_distributed, plan_each, Rates, TierPlan,
+};
 use mancala_tables::{
     build, pack, published, tier_path, verify, verify_tables, BuildObserver, BuildOptions,
     TableError, Tables, TierReport, MAX_TIER,
@@ -695,6 +697,16 @@ pub struct PlanCmd {
     #[arg(long, value_name = "T")]
     threads: Option<usize>,
 
+    /// Plan a distributed build (`build --mpi`) split across R processes, one a machine:
+    /// --memory and --threads are then each machine's, and the plan adds the bytes each
+    /// process sends the others
+    #[arg(long, value_name = "R")]
+    ranks: Option<usize>,
+
+    /// Network speed of each machine in a distributed build, gigabits a second
+    #[arg(long, value_name = "GBIT", default_value_t = 25.0)]
+    network: f64,
+
     /// Print one JSON object: the budget and each tier's plan
     #[arg(long)]
     json: bool,
@@ -709,9 +721,21 @@ impl PlanCmd {
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         };
         let budget = self.memory.unwrap_or_else(default_budget);
-        let rates = Rates::default();
-        let tiers = plan_each(&rules, self.max_seeds, budget, threads, &rates)
-            .map_err(|e| self.table.advice().table(e))?;
+        if !(self.network > 0.0 && self.network <= 1e6) {
+            bail!("--network must be between 0 and 1000000 gigabits a second");
+        }
+        let rates = Rates {
+            network: self.network * 1e9 / 8.0,
+            ..Rates::default()
+        };
+        let tiers = match self.ranks {
+            Some(0) => bail!("--ranks must be at least 1"),
+            Some(r) if r > 1 << 20 => bail!("--ranks must be at most {}", 1 << 20),
+            Some(r) => plan_distributed(&rules, self.max_seeds, r, budget, threads, &rates),
+            None => plan_each(&rules, self.max_seeds, budget, threads, &rates),
+        }
+        .map_err(|e| self.table.advice().table(e))?;
+        let ranks = self.ranks.unwrap_or(1);
         // A tier no plan fits: what it would need.
         let over = |t: &Result<TierPlan, TableError>| match t {
             Err(TableError::Memory { needed, .. }) => Some(*needed),
@@ -736,6 +760,8 @@ impl PlanCmd {
                         "slices": t.layout.slices.max(1),
                         "lower_reads": t.lower_reads,
                         "seconds": (t.seconds * 10.0).round() / 10.0,
+                        "slice": t.slice,
+                        "sent_bytes": t.sent,
                     }),
                     Err(e) => json!({
                         "seeds": n,
@@ -749,10 +775,13 @@ impl PlanCmd {
                 "variant": rules.variant().key(),
                 "memory": budget,
                 "threads": threads,
+                "ranks": ranks,
                 "rates": {
                     "threshold_positions_per_core_second": rates.threshold_per_core,
                     "one_pass_positions_per_core_second": rates.one_pass_per_core,
                     "disk_bytes_per_second": rates.disk,
+                    "updates_per_position": rates.updates_per_position,
+                    "network_bytes_per_second": rates.network,
                 },
                 "tiers": rows,
                 "fits": first_over.is_none(),
@@ -762,15 +791,31 @@ impl PlanCmd {
             println!("{v}");
             return Ok(());
         }
+        if ranks > 1 {
+            println!(
+                "Plan for {} tiers 0..={} split across {ranks} processes, each with {} of memory, {threads} threads and {} Gbit/s (figures per process, for the largest slice)",
+                rules.variant(),
+                self.max_seeds,
+                size_text(budget),
+                self.network
+            );
+        } else {
+            println!(
+                "Plan for {} tiers 0..={} with {} of memory and {threads} threads",
+                rules.variant(),
+                self.max_seeds,
+                size_text(budget)
+            );
+        }
         println!(
-            "Plan for {} tiers 0..={} with {} of memory and {threads} threads",
-            rules.variant(),
-            self.max_seeds,
-            size_text(budget)
-        );
-        println!(
-            "{:>4} {:>18} {:>10} {:>10} {:>14} {:>12}",
-            "tier", "positions", "memory", "disk", "exits", "time"
+            "{:>4} {:>18} {:>10} {:>10} {:>14} {:>12}{}",
+            "tier",
+            "positions",
+            "memory",
+            "disk",
+            "exits",
+            "time",
+            if ranks > 1 { "         sent" } else { "" }
         );
         for (n, t) in tiers.iter().enumerate() {
             match t {
@@ -781,13 +826,18 @@ impl PlanCmd {
                         "memory".into()
                     };
                     println!(
-                        "{:>4} {:>18} {:>10} {:>10} {:>14} {:>12}",
+                        "{:>4} {:>18} {:>10} {:>10} {:>14} {:>12}{}",
                         t.seeds,
                         group(t.positions as u128),
                         size_text(t.memory),
                         size_text(t.disk),
                         exits,
-                        duration(t.seconds)
+                        duration(t.seconds),
+                        if ranks > 1 {
+                            format!(" {:>12}", size_text(t.sent))
+                        } else {
+                            String::new()
+                        }
                     );
                 }
                 Err(_) => println!(
@@ -827,6 +877,12 @@ impl PlanCmd {
             rates.one_pass_per_core / 1e6,
             rates.disk / 1e9
         );
+        if ranks > 1 {
+            println!(
+                "(a distributed build solves every tier with thresholds; each position sends about {:.2} updates of 8 bytes, of which all but a process's share cross the network; every process reads each lower tier once a slice)",
+                rates.updates_per_position
+            );
+        }
         Ok(())
     }
 }

@@ -26,6 +26,11 @@ pub struct Rates {
     pub one_pass_per_core: f64,
     /// Sequential disk reads and writes, bytes a second.
     pub disk: f64,
+    /// Predecessor updates a position of a tier sends in all (measured on Awari tiers with
+    /// 2 processes, where about half of them cross to the other slice).
+    pub updates_per_position: f64,
+    /// What each process of a distributed build can send a second, bytes.
+    pub network: f64,
 }
 
 impl Default for Rates {
@@ -34,6 +39,8 @@ impl Default for Rates {
             threshold_per_core: 4.0e6,
             one_pass_per_core: 8.0e6,
             disk: 1.0e9,
+            updates_per_position: 2.45,
+            network: 25e9 / 8.0,
         }
     }
 }
@@ -58,6 +65,13 @@ pub struct TierPlan {
     pub lower_reads: u64,
     /// Estimated wall-clock seconds with `threads` threads.
     pub seconds: f64,
+    /// Processes the tier is split across (1: a single-process build).
+    pub processes: usize,
+    /// Positions of the largest slice, which the memory and time above are for (the tier's
+    /// positions in a single-process build).
+    pub slice: u64,
+    /// Bytes the process of the largest slice sends the others during the tier.
+    pub sent: u64,
 }
 
 impl TierPlan {
@@ -177,12 +191,15 @@ fn plan_positions(
     let fits = |memory: u64| memory <= budget;
     let mut plan = TierPlan {
         seeds: n,
-        positions: size,
+        positions: ix.size(n),
         layout: Layout::default(),
         memory: 0,
         disk: size,
         lower_reads: 0,
         seconds: 0.0,
+        processes: 1,
+        slice: size,
+        sent: 0,
     };
     let needed;
     if one_pass {
@@ -204,6 +221,11 @@ fn plan_positions(
         // A checkpoint and the exits beside it, then the file.
         plan.disk = 2 * size;
         if fits(plan.memory) {
+            // Read in order, the lower tiers come from disk once unless what the budget
+            // leaves over holds them in the page cache.
+            if scan && size > 0 && lower > budget - plan.memory {
+                plan.seconds += disk(lower);
+            }
             return Ok(plan);
         }
         // The exits in a file: a slice of them in memory during phase 1.
@@ -232,6 +254,38 @@ fn plan_positions(
         needed,
         budget,
     })
+}
+
+/// Plans tiers `0..=max` of `rules` split across `processes` processes, each with `budget`
+/// bytes and `threads` threads (see [`crate::cluster`]): for each tier, the plan of its
+/// largest slice, with the bytes that slice sends the other processes and the time that
+/// takes at `rates.network` added to its time. As [`plan_each`], a tier no plan fits is
+/// the [`TableError::Memory`] that names what it needs.
+pub fn plan_distributed(
+    rules: &Rules,
+    max: usize,
+    processes: usize,
+    budget: u64,
+    threads: usize,
+    rates: &Rates,
+) -> Result<Vec<Result<TierPlan, TableError>>, TableError> {
+    check_tiers(rules, max)?;
+    let ix = Indexer::new(rules, max)?;
+    let processes = processes.max(1);
+    Ok((0..=max)
+        .map(|n| {
+            let bounds = crate::cluster::split(&ix, n, processes, (0, ix.size(n)));
+            let slice = bounds.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
+            let mut plan = plan_slice(rules, &ix, n, slice, budget, threads, rates)?;
+            // Predecessors fall anywhere in the tier: all but a process's share of its
+            // updates go to the others, 8 bytes each.
+            let away = (processes - 1) as f64 / processes as f64;
+            plan.sent = (slice as f64 * rates.updates_per_position * away * 8.0) as u64;
+            plan.seconds += plan.sent as f64 / rates.network;
+            plan.processes = processes;
+            Ok(plan)
+        })
+        .collect())
 }
 
 /// Memory the threshold solver needs besides its state and exits, bytes: the scan's list of
