@@ -10,6 +10,7 @@ mod games;
 mod mpi;
 mod play;
 mod searching;
+mod serve;
 mod solve;
 mod tables;
 mod tiers;
@@ -59,6 +60,8 @@ enum Command {
     Verify(tables::VerifyCmd),
     /// List the built tables: tiers, sizes, compression, win/draw/lose counts
     Info(tables::InfoCmd),
+    /// Serve a web page and a JSON API of perfect play over the tables of a folder
+    Serve(serve::ServeCmd),
     /// Compress built tables in place, lowest tier first (or --unpack them)
     Pack(tables::PackCmd),
     /// The exact value of a position, its best moves and a principal variation, by search
@@ -121,6 +124,7 @@ fn main() {
         Command::Verify(c) => c.run(),
         Command::Info(c) => c.run(),
         Command::Pack(c) => c.run(),
+        Command::Serve(c) => c.run(),
         Command::Solve(c) => c.run(),
         Command::Bench(c) => c.run(),
         Command::Export(c) => c.run(),

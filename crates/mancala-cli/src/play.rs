@@ -236,14 +236,7 @@ impl PlayCmd {
 /// they always have; other games list move names.
 pub fn to_json(name: &str, game: &dyn Playable) -> serde_json::Value {
     if let Some(g) = game.as_any().downcast_ref::<Game>() {
-        return json!({
-            "variant": g.rules().variant().key(),
-            "pits": g.absolute_pits(),
-            "stores": g.stores(),
-            "to_move": g.to_move().name(),
-            "over": g.is_over(),
-            "legal": g.legal(),
-        });
+        return mancala_oracle::json::game(g);
     }
     json!({
         "variant": name,

@@ -79,16 +79,10 @@ impl SolveCmd {
         let printer = progress_printer(self.search.quiet);
         let s = oracle.solve(b, &printer).map_err(|e| advice.oracle(e, n))?;
         if self.json {
-            let v = json!({
-                "value": s.value,
-                "bounds": [s.lo, s.hi],
-                "best": s.best,
-                "pv": s.pv,
-                "nodes": s.nodes,
-                "seconds": (s.seconds * 1000.0).round() / 1000.0,
-                "tables": oracle.tables_up_to(),
-            });
-            println!("{v}");
+            println!(
+                "{}",
+                mancala_oracle::json::solution(&s, oracle.tables_up_to())
+            );
             return Ok(());
         }
         println!("{}: {} seeds in the pits", oracle.rules().variant(), n);

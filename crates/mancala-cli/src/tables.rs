@@ -10,9 +10,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use mancala_oracle::{Options, Oracle, Settings, TableSize};
 use mancala_rules::{parse_position, Rules};
-use mancala_tables::plan::{
-    default_budget, plan, plan_distributed, plan_each, Rates, TierPlan,
-};
+use mancala_tables::plan::{default_budget, plan, plan_distributed, plan_each, Rates, TierPlan};
 use mancala_tables::{
     build, pack, published, tier_path, verify, verify_tables, BuildObserver, BuildOptions,
     TableError, Tables, TierReport, MAX_TIER,
@@ -413,14 +411,7 @@ impl QueryCmd {
             .query(b, &progress_printer(self.quiet))
             .map_err(|e| advice.oracle(e, n))?;
         if self.json {
-            let v = json!({
-                "value": a.value,
-                "moves": a.moves.iter().map(|(p, v)| json!({"pit": p, "value": v})).collect::<Vec<_>>(),
-                "best": a.best,
-                "seeds": n,
-                "source": a.source.name(),
-            });
-            println!("{v}");
+            println!("{}", mancala_oracle::json::answer(&a, n));
         } else {
             println!("{}: {} seeds in the pits", oracle.rules().variant(), n);
             println!(

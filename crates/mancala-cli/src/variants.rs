@@ -3,8 +3,7 @@
 use crate::games::{families, Engines};
 use anyhow::Result;
 use clap::Args;
-use mancala_rules::{GrandSlam, Preset, PresetInfo, Variant};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 #[derive(Args, Debug)]
 pub struct VariantsCmd {
@@ -25,7 +24,7 @@ impl VariantsCmd {
                 }
                 listed.push(name);
                 if let Some(info) = family.info(name) {
-                    list.push(describe(&info));
+                    list.push(mancala_oracle::json::preset(&info));
                 }
             }
         }
@@ -58,56 +57,4 @@ impl VariantsCmd {
         }
         Ok(())
     }
-}
-
-/// One preset as `variants --json` lists it; the presets with tables also give their sizes
-/// and table key.
-fn describe(info: &PresetInfo) -> Value {
-    let options: Vec<Value> = info
-        .options
-        .iter()
-        .map(|(o, h)| json!({"name": o, "help": h}))
-        .collect();
-    let mut v = json!({
-        "name": info.name,
-        "family": info.family,
-        "description": info.summary,
-        "options": options,
-        "tables": info.tables,
-        "playable": info.unplayable.is_none(),
-    });
-    if let Some(why) = info.unplayable {
-        v["reason"] = json!(why);
-    }
-    if let (true, Ok(p)) = (info.tables, info.name.parse::<Preset>()) {
-        let d = Variant::preset(p);
-        let (pmin, pmax) = p.pit_range();
-        let (smin, smax) = p.seed_range();
-        let grand_slams: Vec<Value> = if p == Preset::Wari {
-            GrandSlam::CHOICES[..7]
-                .iter()
-                .map(|c| json!({"name": c.0, "id": c.1}))
-                .collect()
-        } else {
-            Vec::new()
-        };
-        v["pits"] = json!(d.pits);
-        v["seeds"] = json!(d.seeds);
-        v["pits_range"] = json!([pmin, pmax]);
-        v["seeds_range"] = json!([smin, smax]);
-        v["sizes"] = json!(format!(
-            "default {} pits x {} seeds; --pits {pmin}..{pmax}, --seeds {smin}..{smax}; tables: {}",
-            d.pits,
-            d.seeds,
-            d.key()
-        ));
-        v["grand_slam"] = if p == Preset::Wari {
-            json!(d.grand_slam.name())
-        } else {
-            json!(null)
-        };
-        v["grand_slam_choices"] = json!(grand_slams);
-        v["table_key"] = json!(d.key());
-    }
-    v
 }

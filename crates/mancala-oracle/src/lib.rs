@@ -31,6 +31,7 @@
 #![warn(missing_docs)]
 
 mod family;
+pub mod json;
 mod oracle;
 mod settings;
 

@@ -88,6 +88,11 @@ impl Oracle {
         &self.settings
     }
 
+    /// Sets the time limit of the searches to come (`None`: none), in seconds.
+    pub fn set_time_limit(&mut self, seconds: Option<f64>) {
+        self.settings.search.time_limit = seconds;
+    }
+
     /// The tables opened, if any.
     pub fn tables(&self) -> Option<&Tables> {
         self.tables.as_ref()
@@ -195,6 +200,55 @@ impl Oracle {
         Ok(answer(value, moves, Source::Search))
     }
 
+    /// The value of `b` and of each move read from the tables, if they hold `b` and every
+    /// position its moves lead to (`None` otherwise). Needs no search, so many threads may
+    /// ask one oracle at once.
+    pub fn table_answer(&self, b: Board) -> Result<Option<Answer>, OracleError> {
+        if !self.covered(b) {
+            return Ok(None);
+        }
+        let (value, moves) = self.read_tables(b)?;
+        Ok(Some(answer(value, moves, Source::Table)))
+    }
+
+    /// The principal variation from `b` as far as the tables hold it (see
+    /// [`Oracle::principal_variation`], which searches on from there).
+    pub fn table_line(&self, b: Board) -> Result<Vec<usize>, OracleError> {
+        let mut pv = Vec::new();
+        let mut seen = HashSet::new();
+        let mut b = b;
+        while pv.len() < PV_LIMIT && seen.insert(b) && self.covered(b) {
+            match self.best_step(b)? {
+                Some((pit, Some(next))) => {
+                    pv.push(pit);
+                    b = next;
+                }
+                Some((pit, None)) => {
+                    pv.push(pit);
+                    break;
+                }
+                None => break,
+            }
+        }
+        Ok(pv)
+    }
+
+    /// The first best move of a covered position and the position it leads to (`None` once
+    /// the game is over), or `None` without a move.
+    fn best_step(&self, b: Board) -> Result<Option<(usize, Option<Board>)>, OracleError> {
+        let (value, moves) = self.read_tables(b)?;
+        let Some(&(pit, _)) = moves.iter().find(|m| m.1 == value) else {
+            return Ok(None);
+        };
+        let Node::Moves(kids) = self.rules.node(b) else {
+            return Ok(None);
+        };
+        let Some(c) = kids.iter().find(|c| c.pit as usize == pit) else {
+            return Ok(None);
+        };
+        Ok(Some((pit, (c.next != Next::Over).then_some(c.board))))
+    }
+
     /// The value of `b`, every best move and a principal variation: read from the tables
     /// when they hold `b` and its moves, else by search over the open tables (with a time
     /// limit in the settings, possibly only proven bounds).
@@ -231,21 +285,16 @@ impl Oracle {
                 pv.extend(rest.into_iter().take(PV_LIMIT - pv.len()));
                 break;
             }
-            let (value, moves) = self.read_tables(b)?;
-            let Some(&(pit, _)) = moves.iter().find(|m| m.1 == value) else {
-                break;
-            };
-            pv.push(pit);
-            let Node::Moves(kids) = self.rules.node(b) else {
-                break;
-            };
-            let Some(c) = kids.iter().find(|c| c.pit as usize == pit) else {
-                break;
-            };
-            if c.next == Next::Over {
-                break;
+            match self.best_step(b)? {
+                Some((pit, next)) => {
+                    pv.push(pit);
+                    match next {
+                        Some(next) => b = next,
+                        None => break,
+                    }
+                }
+                None => break,
             }
-            b = c.board;
         }
         Ok(pv)
     }

@@ -80,10 +80,10 @@ pub struct Solver<'a> {
 #[derive(Default)]
 pub struct Memory {
     /// Allocated on first use: answers from the tables or a backward solution need none.
-    tt: std::cell::OnceCell<Tt>,
+    tt: std::sync::OnceLock<Tt>,
     /// The last backward solution: it holds every position reachable from its root, so the
     /// positions of a game in progress are answered from it without a new one.
-    last_reach: std::cell::RefCell<Option<std::rc::Rc<Reach>>>,
+    last_reach: std::sync::Mutex<Option<std::sync::Arc<Reach>>>,
 }
 
 impl<'a> Solver<'a> {
@@ -128,6 +128,12 @@ impl<'a> Solver<'a> {
     /// The largest seed count answered from the tables, if any.
     pub fn tables_up_to(&self) -> Option<usize> {
         self.probe.as_ref().map(|p| p.max as usize)
+    }
+
+    /// The last backward solution, if any.
+    fn last_reach(&self) -> Option<std::sync::Arc<Reach>> {
+        let last = self.memory.last_reach.lock();
+        last.unwrap_or_else(|p| p.into_inner()).clone()
     }
 
     fn tt(&self) -> Result<&Tt, SearchError> {
@@ -180,14 +186,13 @@ impl<'a> Solver<'a> {
         &self,
         b: Board,
         deadline: Option<Instant>,
-    ) -> Result<Option<(std::rc::Rc<Reach>, u64)>, SearchError> {
+    ) -> Result<Option<(std::sync::Arc<Reach>, u64)>, SearchError> {
         if !self.rules.variant().family().has_cycles() {
             return Ok(None);
         }
-        if let Some(r) = self.memory.last_reach.borrow().as_ref() {
-            if r.value(b).is_some() {
-                return Ok(Some((r.clone(), 0)));
-            }
+        let last = self.last_reach();
+        if let Some(r) = last.filter(|r| r.value(b).is_some()) {
+            return Ok(Some((r, 0)));
         }
         let above = self.probe.as_ref().map_or(0, |p| p.max as usize + 1);
         if !reach_may_fit(self.rules, above, b.total() as usize, self.opts.reach_limit) {
@@ -200,9 +205,13 @@ impl<'a> Solver<'a> {
             self.opts.reach_limit,
             deadline,
         )?
-        .map(std::rc::Rc::new);
+        .map(std::sync::Arc::new);
         if let Some(r) = &r {
-            *self.memory.last_reach.borrow_mut() = Some(r.clone());
+            *self
+                .memory
+                .last_reach
+                .lock()
+                .unwrap_or_else(|p| p.into_inner()) = Some(r.clone());
         }
         Ok(r.map(|r| {
             let k = r.nodes;
@@ -411,7 +420,7 @@ impl<'a> Solver<'a> {
     /// A reproducible fixed-depth run on one thread with a fresh table: the heuristic value at
     /// `depth` plies and the nodes it took.
     pub fn fixed_depth(&mut self, b: Board, depth: u32) -> Result<(i32, u64), SearchError> {
-        self.memory.tt = std::cell::OnceCell::new();
+        self.memory.tt = std::sync::OnceLock::new();
         let r = self.run(b, Goal::Depth(depth), &(), None)?;
         Ok((if r.lo == r.hi { r.lo } else { r.guess }, r.nodes))
     }

@@ -1,0 +1,88 @@
+//! `mancala serve`: the web oracle (a page and a JSON API) over the tables of a folder.
+
+use crate::searching::DEFAULT_DIR;
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+pub struct ServeCmd {
+    /// Table folder: every rule set built in it is served (others by search alone)
+    #[arg(long, value_name = "D", default_value = DEFAULT_DIR)]
+    dir: PathBuf,
+
+    /// Address to listen on (port 0: any free port; 0.0.0.0 to be reached from other machines)
+    #[arg(long, value_name = "IP:PORT", default_value = "127.0.0.1:8080")]
+    addr: SocketAddr,
+
+    /// The longest a search above the tables may take, seconds (a request may ask for less)
+    #[arg(long, value_name = "S", default_value_t = 5.0)]
+    max_seconds: f64,
+
+    /// Searches running at once, at most (table reads are not limited)
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    searches: usize,
+
+    /// Threads of each search (default: one per core)
+    #[arg(long, value_name = "T")]
+    threads: Option<usize>,
+
+    /// Transposition table of each rule set's searcher, MB
+    #[arg(long, value_name = "MB", default_value_t = 64)]
+    hash: usize,
+}
+
+impl ServeCmd {
+    pub fn run(&self) -> Result<()> {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        if !(self.max_seconds > 0.0 && self.max_seconds <= 3600.0) {
+            bail!("--max-seconds must be above 0 and at most 3600 (an hour)");
+        }
+        if !(1..=64).contains(&self.searches) {
+            bail!("--searches must be between 1 and 64");
+        }
+        let threads = self.threads.unwrap_or(cores);
+        if !(1..=4 * cores).contains(&threads) {
+            bail!(
+                "--threads must be between 1 and {} (four times this machine's cores)",
+                4 * cores
+            );
+        }
+        if !(1..=65536).contains(&self.hash) {
+            bail!("--hash must be between 1 and 65536 (MB)");
+        }
+        if self.dir.exists() && !self.dir.is_dir() {
+            bail!(
+                "--dir {} is a file, not a folder of tables",
+                self.dir.display()
+            );
+        }
+        let config = mancala_serve::Config {
+            dir: self.dir.clone(),
+            max_seconds: self.max_seconds,
+            searches: self.searches,
+            search_threads: threads,
+            hash_mb: self.hash,
+        };
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .context("starting the server's threads")?;
+        runtime.block_on(async {
+            let listener = tokio::net::TcpListener::bind(self.addr)
+                .await
+                .with_context(|| format!("cannot listen on {} (is it in use? try --addr 127.0.0.1:0 for any free port)", self.addr))?;
+            let addr = listener.local_addr()?;
+            println!(
+                "serving the tables of {} on http://{addr}/ (Ctrl-C to stop)",
+                self.dir.display()
+            );
+            std::io::stdout().flush()?;
+            mancala_serve::serve(listener, config)
+                .await
+                .context("serving")
+        })
+    }
+}

@@ -1,0 +1,60 @@
+//! The web oracle: one page to explore perfect play in a browser, and a JSON API over HTTP,
+//! both answered by [`mancala_oracle::Oracle`], the door the command line uses too.
+//!
+//! | request | answer |
+//! |---|---|
+//! | `GET /` | the page (an SVG board, every move's value, perfect play for either side) |
+//! | `GET /api/variants` | the presets with tables, and the rule sets built in the folder |
+//! | `GET /api/play?variant=V&position=P&moves=M` | the board after the moves (as `mancala play --json`, with `position`: the position as queries take it) |
+//! | `GET /api/query?variant=V&position=P` | its value and every move's (as `mancala query --json`); `tables_only=true`: from the tables or a 404 |
+//! | `GET /api/solve?variant=V&position=P&max_seconds=S` | value or proven bounds, best moves, a principal variation (as `mancala solve --json`) |
+//!
+//! The variant is named as on the command line: `variant`, and optionally `pits`, `seeds`,
+//! `empty_capture=true`, `grand_slam`, `rule` (repeatable) and `owners`. Without `position`,
+//! the game's start. Bad input gets a 4xx answer `{"error": "..."}` that says what to fix.
+//!
+//! Table reads run on the request threads, many at once over tables opened once per rule
+//! set. Searches (positions above the tables) run on their own threads, at most
+//! [`Config::searches`] at a time, each within the time limit, so a burst of them cannot
+//! starve the table reads. No request names a file: a rule set's tables are found under the
+//! folder by its key.
+
+#![warn(missing_docs)]
+
+mod api;
+
+pub use api::router;
+
+use std::path::PathBuf;
+
+/// How the server answers.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The table folder (each rule set's tables in a subfolder named by its key).
+    pub dir: PathBuf,
+    /// The longest a search may take, seconds (a request may ask for less).
+    pub max_seconds: f64,
+    /// Searches running at once, at most.
+    pub searches: usize,
+    /// Threads of each search.
+    pub search_threads: usize,
+    /// Transposition table of each rule set's searcher, MB.
+    pub hash_mb: usize,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            dir: PathBuf::from("databases"),
+            max_seconds: 5.0,
+            searches: 1,
+            search_threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            hash_mb: 64,
+        }
+    }
+}
+
+/// Serves `config` on `listener` until the process ends.
+pub async fn serve(listener: tokio::net::TcpListener, config: Config) -> std::io::Result<()> {
+    axum::serve(listener, router(config)).await
+}

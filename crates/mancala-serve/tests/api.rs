@@ -1,0 +1,199 @@
+//! The JSON API on a server started on 127.0.0.1 (any free port), answers checked against the
+//! library's: the published example position's move values, Kalah 6x3 by search, boards after
+//! moves; every kind of bad input gets its 4xx and a message that says what to fix.
+
+mod common;
+
+use common::{esc, get, move_values, start, tables};
+use mancala_rules::{Game, Preset, Rules, Variant};
+
+const VU: &str = "1 1 1 1 1 2 4 2 3 0 0 0";
+
+#[test]
+fn the_published_example_from_the_tables() {
+    let url = start(tables());
+    let (status, a) = get(&format!(
+        "{url}/api/query?variant=awari&position={}",
+        esc(VU)
+    ));
+    assert_eq!(status, 200, "{a}");
+    // Romein & Bal's database: value 0, moves -1 -1 -2 -2 -2 0.
+    assert_eq!(a["value"], 0);
+    assert_eq!(move_values(&a), [-1, -1, -2, -2, -2, 0]);
+    assert_eq!(a["best"], serde_json::json!([5]));
+    assert_eq!(
+        (a["source"].as_str(), a["seeds"].as_u64()),
+        (Some("table"), Some(16))
+    );
+    // The solve reads the same from the tables, with a line of play that keeps the value.
+    let (status, s) = get(&format!(
+        "{url}/api/solve?variant=awari&position={}",
+        esc(VU)
+    ));
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(
+        (s["value"].as_i64(), s["bounds"][0].as_i64()),
+        (Some(0), Some(0))
+    );
+    assert_eq!(s["pv"][0], 5);
+    assert_eq!(s["tables"], 16);
+    // Every move of the line is a best move of the position it is played in, as /api/play
+    // and /api/query say.
+    let pv: Vec<String> = s["pv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+    for k in 0..pv.len().min(8) {
+        let moves = pv[..k].join(",");
+        let extra = if k > 0 {
+            format!("&moves={moves}")
+        } else {
+            String::new()
+        };
+        let (st, g) = get(&format!(
+            "{url}/api/play?variant=awari&position={}{extra}",
+            esc(VU)
+        ));
+        assert_eq!(st, 200, "{g}");
+        let pos = g["position"].as_str().unwrap().to_string();
+        let (_, q) = get(&format!(
+            "{url}/api/query?variant=awari&position={}",
+            esc(&pos)
+        ));
+        let next: usize = pv[k].parse().unwrap();
+        assert!(
+            q["best"]
+                .as_array()
+                .unwrap()
+                .contains(&serde_json::json!(next)),
+            "{q}"
+        );
+    }
+}
+
+#[test]
+fn kalah_6x3_from_search() {
+    // No Kalah tables in the folder: the search answers (+2, best move 4, in about a second).
+    let url = start(tables());
+    let (status, s) = get(&format!("{url}/api/solve?variant=kalah&seeds=3"));
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["value"], 2);
+    assert_eq!(s["best"], serde_json::json!([4]));
+    let (status, q) = get(&format!("{url}/api/query?variant=kalah&seeds=3"));
+    assert_eq!(status, 200, "{q}");
+    assert_eq!(
+        (q["value"].as_i64(), q["source"].as_str()),
+        (Some(2), Some("search"))
+    );
+    assert_eq!(q["best"], serde_json::json!([4]));
+}
+
+#[test]
+fn boards_after_moves_are_the_rules_boards() {
+    let url = start(tables());
+    for (variant, query, moves) in [
+        ("awari", "variant=awari", vec![0, 3, 5, 1]),
+        ("kalah 6x4", "variant=kalah&pits=6&seeds=4", vec![2, 5, 0]),
+        ("oware 5x3", "variant=oware&pits=5&seeds=3", vec![4, 4]),
+    ] {
+        let list: Vec<String> = moves.iter().map(|m: &usize| m.to_string()).collect();
+        let (status, g) = get(&format!("{url}/api/play?{query}&moves={}", list.join(",")));
+        assert_eq!(status, 200, "{variant}: {g}");
+        let v = match variant {
+            "awari" => Variant::preset(Preset::Awari),
+            "kalah 6x4" => Variant::new(
+                Preset::Kalah,
+                mancala_rules::Options {
+                    pits: Some(6),
+                    seeds: Some(4),
+                    ..Default::default()
+                },
+            )
+            .unwrap(),
+            _ => Variant::new(
+                Preset::Oware,
+                mancala_rules::Options {
+                    pits: Some(5),
+                    seeds: Some(3),
+                    ..Default::default()
+                },
+            )
+            .unwrap(),
+        };
+        let mut game = Game::new(Rules::new(v));
+        for m in moves {
+            game.play(m).unwrap();
+        }
+        assert_eq!(
+            g["pits"],
+            serde_json::json!(game.absolute_pits()),
+            "{variant}"
+        );
+        assert_eq!(g["stores"], serde_json::json!(game.stores()), "{variant}");
+        assert_eq!(g["to_move"], game.to_move().name(), "{variant}");
+        assert_eq!(g["legal"], serde_json::json!(game.legal()), "{variant}");
+    }
+}
+
+#[test]
+fn bad_input_gets_a_4xx_that_says_what_to_fix() {
+    let url = start(tables());
+    let cases: &[(&str, u16, &str)] = &[
+        ("/api/query?variant=nope", 400, "unknown variant"),
+        ("/api/query?position=1", 400, "give variant=NAME"),
+        ("/api/query?variant=awari&position=1%202%203", 400, "expected 12 pit counts"),
+        ("/api/query?variant=awari&pits=9", 400, "pits"),
+        ("/api/query?variant=awari&pits=abc", 400, "small positive number"),
+        ("/api/query?variant=awari&position=40%2040%200%200%200%200%200%200%200%200%200%200", 400, "seeds"),
+        ("/api/play?variant=awari&moves=0,1,0", 400, "move 3 of moves"),
+        ("/api/play?variant=awari&moves=7", 400, "bad move"),
+        ("/api/query?variant=awari&color=red", 400, "unknown parameter 'color'"),
+        ("/api/solve?variant=awari&max_seconds=1e30", 400, "max_seconds"),
+        ("/api/solve?variant=awari&max_seconds=-1", 400, "max_seconds"),
+        ("/api/query?variant=kalah&empty_capture=maybe", 400, "empty_capture"),
+        ("/api/query?variant=wari&grand_slam=gs9", 400, "grand"),
+        // 20 seeds, above the 16-seed tables.
+        ("/api/query?variant=awari&position=2%202%202%202%202%202%202%202%201%201%200%200&tables_only=true", 404, "tiers 0..=16"),
+        // No request names a file: a variant is a name, never a path.
+        ("/api/query?variant=..%2F..%2Fetc%2Fpasswd", 400, "unknown variant"),
+        ("/../../etc/passwd", 404, "no such page"),
+        ("/api/nothing", 404, "no such page"),
+    ];
+    for &(path, want, needle) in cases {
+        let (status, body) = get(&format!("{url}{path}"));
+        assert_eq!(status, want, "{path}: {body}");
+        let msg = body["error"].as_str().unwrap_or_default();
+        assert!(msg.contains(needle), "{path}: '{msg}' lacks '{needle}'");
+    }
+}
+
+#[test]
+fn the_variants_list_the_presets_and_the_tables_built() {
+    let url = start(tables());
+    let (status, v) = get(&format!("{url}/api/variants"));
+    assert_eq!(status, 200);
+    let names: Vec<&str> = v["presets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    for p in ["awari", "oware", "wari", "kalah", "mancala", "nam-nam"] {
+        assert!(names.contains(&p), "{names:?}");
+    }
+    let built = v["built"].as_array().unwrap();
+    assert_eq!(built.len(), 1, "{built:?}");
+    assert_eq!(built[0]["key"], "awari-6x4");
+    assert_eq!(built[0]["tiers"], 16);
+    assert_eq!(built[0]["params"]["variant"], "awari");
+    // The page is served from the binary.
+    let page = ureq::get(&url)
+        .call()
+        .unwrap()
+        .body_mut()
+        .read_to_string()
+        .unwrap();
+    assert!(page.contains("<svg id=\"board\""), "the page");
+}
