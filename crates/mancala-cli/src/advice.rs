@@ -50,6 +50,9 @@ impl Advice<'_> {
                 FileError::Io { .. } => {
                     "check the path and its permissions (and the free space when building)".into()
                 }
+                FileError::NotAFile { .. } => {
+                    "remove it (or point --dir at another folder), then build again".into()
+                }
                 FileError::WrongVariant { .. } => {
                     "point --dir at another folder, or delete the file and build again".into()
                 }

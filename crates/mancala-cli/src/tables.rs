@@ -748,6 +748,7 @@ impl PlanCmd {
                         "memory": t.memory,
                         "disk": t.disk,
                         "exits_on_disk": t.exits_on_disk(),
+                        "scan": t.layout.scan,
                         "slices": t.layout.slices.max(1),
                         "lower_reads": t.lower_reads,
                         "seconds": (t.seconds * 10.0).round() / 10.0,
@@ -813,6 +814,8 @@ impl PlanCmd {
                 Ok(t) => {
                     let exits = if t.exits_on_disk() {
                         format!("file, {} sl.", t.layout.slices)
+                    } else if t.layout.scan {
+                        "memory, scan".into()
                     } else {
                         "memory".into()
                     };

@@ -175,9 +175,11 @@ impl<'a> Solver<'a> {
     }
 
     fn deadline(&self) -> Option<Instant> {
-        self.opts
-            .time_limit
-            .map(|t| Instant::now() + std::time::Duration::from_secs_f64(t.max(0.0)))
+        self.opts.time_limit.and_then(|t| {
+            // A limit too far off to reach (or not a number) is no limit.
+            let d = std::time::Duration::try_from_secs_f64(t.max(0.0)).ok()?;
+            Instant::now().checked_add(d)
+        })
     }
 
     /// Awari-type positions: every position reachable above the tables, solved backwards, if

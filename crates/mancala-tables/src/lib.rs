@@ -91,6 +91,14 @@ pub enum FileError {
         /// The version in its header.
         found: u32,
     },
+    /// Something other than a regular file is where a table should be.
+    #[error("{path} is {what}, not a table file")]
+    NotAFile {
+        /// The path.
+        path: PathBuf,
+        /// What is there: "a folder", "a named pipe (FIFO)", ...
+        what: &'static str,
+    },
     /// The payload does not match the checksum in the header.
     #[error("{path}: payload checksum mismatch (the file is damaged)")]
     Checksum {
@@ -117,6 +125,7 @@ impl FileError {
             | FileError::Corrupt { path, .. }
             | FileError::Version { path, .. }
             | FileError::Checksum { path }
+            | FileError::NotAFile { path, .. }
             | FileError::WrongVariant { path, .. } => path,
         }
     }

@@ -212,17 +212,24 @@ fn plan_positions(
             return Ok(plan);
         }
     } else {
-        let fixed = working_sets(rules, ix, n, size, scan);
-        // Lower tiers read at random must stay in memory; read in order, they pass through.
-        let resident = if scan { 0 } else { lower };
         plan.lower_reads = lower;
         plan.seconds = cpu(rates.threshold_per_core);
-        plan.memory = 2 * size + fixed + resident;
         // A checkpoint and the exits beside it, then the file.
         plan.disk = 2 * size;
+        // Fastest where it fits: the state, the exits and the lower tiers all in memory, the
+        // best exits worked out position by position (random reads of the lower tiers).
+        plan.memory = 2 * size + working_sets(rules, ix, n, size, false) + lower;
         if fits(plan.memory) {
-            // Read in order, the lower tiers come from disk once unless what the budget
-            // leaves over holds them in the page cache.
+            return Ok(plan);
+        }
+        // Else the lower tiers read in order, passing through: the scan.
+        let fixed = working_sets(rules, ix, n, size, scan);
+        let resident = if scan { 0 } else { lower };
+        plan.layout.scan = scan;
+        plan.memory = 2 * size + fixed + resident;
+        if fits(plan.memory) {
+            // They come from disk once unless what the budget leaves over holds them in
+            // the page cache.
             if scan && size > 0 && lower > budget - plan.memory {
                 plan.seconds += disk(lower);
             }
@@ -237,6 +244,7 @@ fn plan_positions(
                 slices: slices as usize,
                 exit_file: Some(Path::new("exits").to_path_buf()),
                 checkpoint: None,
+                scan,
             };
             plan.memory = slices_needed(slices);
             plan.lower_reads = lower * slices;

@@ -50,7 +50,7 @@ impl Table {
     ) -> Result<Table, FileError> {
         let entries = ix.size(tier);
         let io = |e| FileError::io(path, e);
-        let file = File::open(path).map_err(io)?;
+        let file = open_regular(path)?;
         // SAFETY: table files are written once under a temporary name and renamed into place;
         // nothing modifies them while they are mapped.
         let map = unsafe { Mmap::map(&file) }.map_err(io)?;
@@ -125,7 +125,7 @@ impl Table {
         ix: &Indexer,
     ) -> Result<Table, FileError> {
         let io = |e| FileError::io(path, e);
-        let file = File::open(path).map_err(io)?;
+        let file = open_regular(path)?;
         // SAFETY: as in `open`: nothing modifies the file while it is mapped.
         let map = unsafe { Mmap::map(&file) }.map_err(io)?;
         let want = crate::published::file_len(ix, tier);
@@ -312,6 +312,37 @@ pub fn write_table_from_parts(
     })
 }
 
+/// Opens `path` for reading if it is a regular file (following links): anything else there
+/// (a folder, a FIFO, whose open would block until a writer came, a device) is an error that
+/// names it.
+pub(crate) fn open_regular(path: &Path) -> Result<File, FileError> {
+    let meta = fs::metadata(path).map_err(|e| FileError::io(path, e))?;
+    if !meta.is_file() {
+        return Err(FileError::NotAFile {
+            path: path.to_path_buf(),
+            what: file_kind(&meta),
+        });
+    }
+    File::open(path).map_err(|e| FileError::io(path, e))
+}
+
+/// What a path that is not a regular file is.
+fn file_kind(meta: &fs::Metadata) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    let t = meta.file_type();
+    if t.is_dir() {
+        "a folder"
+    } else if t.is_fifo() {
+        "a named pipe (FIFO)"
+    } else if t.is_socket() {
+        "a socket"
+    } else if t.is_block_device() || t.is_char_device() {
+        "a device"
+    } else {
+        "not a regular file"
+    }
+}
+
 /// An I/O error that names the file it happened on (for errors about another file than the
 /// one being written).
 fn with_path(path: &Path, e: std::io::Error) -> std::io::Error {
@@ -333,9 +364,34 @@ fn write_with(
     if let Some(parent) = path.parent() {
         fs::create_dir_all(parent).map_err(|e| FileError::io(parent, e))?;
     }
+    if let Ok(meta) = fs::symlink_metadata(path) {
+        if meta.is_dir() {
+            return Err(FileError::NotAFile {
+                path: path.to_path_buf(),
+                what: "a folder",
+            });
+        }
+    }
     let tmp = path.with_extension("mtb.tmp");
-    let io = |e| FileError::io(&tmp, e);
-    let f = File::create(&tmp).map_err(io)?;
+    let written = write_tmp(&tmp, path, key, tier, ix, encoding, write);
+    if written.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    written
+}
+
+/// [`write_with`]'s work, into `tmp`, renamed to `path` at the end.
+fn write_tmp(
+    tmp: &Path,
+    path: &Path,
+    key: &str,
+    tier: usize,
+    ix: &Indexer,
+    encoding: Encoding,
+    write: impl FnOnce(&mut std::io::BufWriter<&File>, &mut Xxh3) -> std::io::Result<u64>,
+) -> Result<u64, FileError> {
+    let io = |e| FileError::io(tmp, e);
+    let f = File::create(tmp).map_err(io)?;
     let mut hash = Xxh3::new();
     let payload_len = {
         let mut w = std::io::BufWriter::with_capacity(1 << 20, &f);
@@ -346,7 +402,6 @@ fn write_with(
     };
     let entries = ix.size(tier);
     if encoding == Encoding::Raw && payload_len != entries {
-        let _ = fs::remove_file(&tmp);
         return Err(FileError::corrupt(
             path,
             format!("{payload_len} values written for a tier of {entries} positions"),
@@ -370,6 +425,6 @@ fn write_with(
     f.write_all_at(&header.to_bytes(), 0).map_err(io)?;
     f.sync_all().map_err(io)?;
     drop(f);
-    fs::rename(&tmp, path).map_err(|e| FileError::io(path, e))?;
+    fs::rename(tmp, path).map_err(|e| FileError::io(path, e))?;
     Ok(HEADER_LEN as u64 + payload_len)
 }

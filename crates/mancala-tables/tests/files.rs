@@ -3,6 +3,7 @@
 //! wrong value whose checksum was patched to match.
 
 use mancala_rules::{Options, Preset, Rules, Variant};
+use mancala_tables::plan::{plan, Rates, TierPlan};
 use mancala_tables::{
     build, format, pack, tier_path, verify, BuildOptions, FileError, Table, TableError, Tables,
 };
@@ -63,13 +64,13 @@ fn one_and_two_threads_write_identical_files() {
     }
 }
 
-/// Budgets too small to keep the best exits in memory make the builder keep them in a file
-/// and take phase 1 in slices, each a pass over the lower tiers in order: the files come out
-/// byte for byte as in memory, for every Awari-type rule set and slice count (the budget is
-/// what the plan asks for the tier at the end).
+/// A budget too small for the lower tiers to stay in memory makes phase 1 scan them in
+/// order, and one too small to keep the best exits in memory makes the builder keep them in
+/// a file and take phase 1 in slices, each a scan: the files come out byte for byte as in
+/// memory, for every Awari-type rule set and slice count (the budget is what the plan asks
+/// for the tier at the end).
 #[test]
 fn budgeted_plans_write_the_same_files() {
-    use mancala_tables::plan::{plan, Rates};
     let wari = Rules::new(
         Variant::new(
             Preset::Wari,
@@ -86,12 +87,12 @@ fn budgeted_plans_write_the_same_files() {
         let free = scratch("free");
         build_in(&free, &r, max, 2, false);
         let ix = mancala_index::Indexer::new(&r, max).unwrap();
+        // With room for it all, the top tier reads the lower tiers at random.
+        let walk = &plan(&r, max, u64::MAX, 2, &Rates::default()).unwrap()[max];
+        assert!(!walk.layout.scan && !walk.exits_on_disk(), "{key}");
         for slices in [2u64, 3, 64] {
-            // Room for the state, a slice of the exits and the working sets of the top tier.
-            let all = plan(&r, max, u64::MAX, 2, &Rates::default()).unwrap();
-            let in_memory = all[max].memory;
-            let size = ix.size(max);
-            let budget = in_memory - size + size.div_ceil(slices);
+            // The least budget with which the top tier's exits fit in that many slices.
+            let budget = least_budget(&r, max, |t| t.layout.slices as u64 <= slices);
             let planned = plan(&r, max, budget, 2, &Rates::default()).unwrap();
             assert!(planned[max].exits_on_disk(), "{key}: {budget} bytes");
             assert_eq!(planned[max].layout.slices as u64, slices, "{key}");
@@ -114,20 +115,37 @@ fn budgeted_plans_write_the_same_files() {
     }
 }
 
+/// The least memory budget whose plan of tier `max` is `good` (and every tier fits).
+fn least_budget(r: &Rules, max: usize, good: impl Fn(&TierPlan) -> bool) -> u64 {
+    let ok = |b: u64| plan(r, max, b, 2, &Rates::default()).is_ok_and(|p| good(&p[max]));
+    let (mut lo, mut hi) = (0u64, 1u64 << 40);
+    assert!(ok(hi));
+    while lo + 1 < hi {
+        let mid = lo + (hi - lo) / 2;
+        if ok(mid) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    hi
+}
+
 /// A compressed tier built beyond memory is stored as zstd blocks of its values, which read
 /// back without the lower tiers; the tiers below keep the smaller residual form. Every
 /// position reads back as built raw, one at a time and decoded whole.
 #[test]
 fn tiers_beyond_memory_compress_to_blocks_read_back_alone() {
     use mancala_tables::format::Encoding;
-    use mancala_tables::plan::{plan, Rates};
     let r = rules(Preset::Awari);
     let key = r.variant().key();
-    let max = 12;
+    let max = 13;
     let raw = scratch("beyond-raw");
     build_in(&raw, &r, max, 2, false);
-    let all = plan(&r, max, u64::MAX, 2, &Rates::default()).unwrap();
-    let budget = all[max].memory - 1;
+    // The least budget that builds at all keeps the top tier's exits on disk.
+    let budget = least_budget(&r, max, |_| true);
+    let top = &plan(&r, max, budget, 2, &Rates::default()).unwrap()[max];
+    assert!(top.exits_on_disk(), "{budget}");
     let packed = scratch("beyond-packed");
     build_with(&packed, &r, max, 2, true, Some(budget));
     let ix = mancala_index::Indexer::new(&r, max).unwrap();

@@ -23,6 +23,7 @@
 
 use super::exit_file::ExitFile;
 use crate::bytes::Bytes;
+use crate::table::open_regular;
 use std::fs::{self, File};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
@@ -103,7 +104,7 @@ impl Checkpoint {
     /// from its header alone (the builder reports it before solving).
     pub fn peek(&self, key: &str, tier: usize, size: u64) -> Option<i8> {
         let mut h = [0u8; HEADER];
-        File::open(&self.path).ok()?.read_exact(&mut h).ok()?;
+        open_regular(&self.path).ok()?.read_exact(&mut h).ok()?;
         let h = Header::parse(&h)?;
         (h.key == xxh3_64(key.as_bytes()) && h.tier == tier as u64 && h.size == size)
             .then_some(h.next as i8)
@@ -113,7 +114,7 @@ impl Checkpoint {
     /// its exit file; `None` otherwise (the tier then starts over).
     pub(crate) fn load(&self, key: &str, tier: usize, size: u64) -> Option<Resumed> {
         let next = self.peek(key, tier, size)?;
-        let mut f = File::open(&self.path).ok()?;
+        let mut f = open_regular(&self.path).ok()?;
         let mut h = [0u8; HEADER];
         f.read_exact(&mut h).ok()?;
         let header = Header::parse(&h)?;
@@ -201,7 +202,7 @@ pub(crate) enum Exits<'a> {
 
 /// xxh3-64 of a file's bytes.
 fn hash_of(path: &Path) -> io::Result<u64> {
-    let mut f = File::open(path)?;
+    let mut f = open_regular(path).map_err(std::io::Error::other)?;
     let mut hash = Xxh3::new();
     let mut buf = vec![0u8; 1 << 20];
     loop {

@@ -55,6 +55,12 @@ impl ExitFile {
 
     /// Opens the file a killed build left at `path`, reading it once for its masks and hash.
     pub fn reopen(path: &Path) -> io::Result<ExitFile> {
+        if !std::fs::metadata(path)?.is_file() {
+            return Err(io::Error::other(format!(
+                "{} is not a file",
+                path.display()
+            )));
+        }
         let mut f = ExitFile {
             path: path.to_path_buf(),
             file: std::fs::OpenOptions::new()

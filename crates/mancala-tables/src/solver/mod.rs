@@ -54,7 +54,7 @@ pub fn solve_tier<L: LowerTiers>(
     if rules.quiet_moves_raise_potential() {
         Ok(one_pass::solve(job, true))
     } else {
-        retrograde::solve(job, retrograde::GROUP_CHUNKS, true, layout, None)
+        retrograde::solve(job, retrograde::GROUP_CHUNKS, layout.scan, layout, None)
     }
 }
 
@@ -83,7 +83,7 @@ pub(crate) fn solve_slice<L: LowerTiers>(
         slice: c.rank(),
         ..Job::new(rules, ix, n, lower)
     };
-    retrograde::solve(job, retrograde::GROUP_CHUNKS, true, layout, Some(c))
+    retrograde::solve(job, retrograde::GROUP_CHUNKS, layout.scan, layout, Some(c))
 }
 
 /// How the threshold solver lays a tier out (see [`crate::plan`]).
@@ -97,6 +97,10 @@ pub struct Layout {
     pub exit_file: Option<std::path::PathBuf>,
     /// Save the state between thresholds, and resume from a saved one.
     pub checkpoint: Option<Checkpoint>,
+    /// Phase 1 reads the lower tiers in order (the scan) where the rules and the order
+    /// allow, for lower tiers that do not stay in memory; else it works position by
+    /// position, reading them at random (faster while they are in memory).
+    pub scan: bool,
 }
 
 /// One tier to solve: the rules, the index, the tier's seeds, the final lower tiers, where
@@ -302,6 +306,7 @@ mod tests {
                                         exit_file: on_disk
                                             .then(|| dir.join(format!("exits-{}", c.rank()))),
                                         checkpoint: None,
+                                        scan: true,
                                     };
                                     let job = Job {
                                         bounds: bounds.as_slice().into(),
