@@ -36,6 +36,11 @@ impl Advice<'_> {
                 "the published database's files exist for the Awari type (awari, oware, wari) only".into()
             }
             TableError::Index(_) => String::new(),
+            TableError::Busy { .. } => "wait until it is done, then run this again".into(),
+            TableError::WrongValue { bad, .. } => format!(
+                "`{} --repair` rebuilds every tier whose values are wrong",
+                build(bad.tier)
+            ),
             TableError::NotDistributed { what, .. } => match what {
                 NotDistributed::RelaySowing => "build it in one process (without --mpi)".into(),
                 NotDistributed::Compression => {

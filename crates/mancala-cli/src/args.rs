@@ -111,18 +111,68 @@ impl VariantArgs {
     }
 }
 
-/// Starts the worker pool with `threads` threads (default: one per core).
-pub fn set_threads(threads: Option<usize>) -> Result<()> {
-    if let Some(t) = threads {
-        if t == 0 {
-            bail!("--threads must be at least 1");
-        }
+/// This machine's cores.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// `--threads`: at least 1 and at most four times this machine's cores (more only waits);
+/// default: one per core.
+pub fn threads(given: Option<usize>) -> Result<usize> {
+    let most = 4 * cores();
+    match given {
+        None => Ok(cores()),
+        Some(t) if (1..=most).contains(&t) => Ok(t),
+        Some(t) => bail!(
+            "--threads {t}: give 1 to {most} (four times this machine's {} cores)",
+            cores()
+        ),
+    }
+}
+
+/// Starts the worker pool with `--threads` threads (default: one per core).
+pub fn set_threads(given: Option<usize>) -> Result<()> {
+    let t = threads(given)?;
+    if given.is_some() {
         rayon::ThreadPoolBuilder::new()
             .num_threads(t)
             .build_global()
             .context("starting the thread pool")?;
     }
     Ok(())
+}
+
+/// `--hash MB`: at least 1 and at most this machine's memory.
+pub fn hash_mb(mb: usize) -> Result<usize> {
+    let most = mancala_tables::physical_memory().map_or(1 << 20, |b| (b >> 20) as usize);
+    if !(1..=most).contains(&mb) {
+        bail!("--hash {mb}: give 1 to {most} MB (this machine's memory)");
+    }
+    Ok(mb)
+}
+
+/// A year, the longest time limit: anything longer is no limit at all.
+pub const YEAR_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
+
+/// `--max-seconds`: a number of seconds from 0 to a year.
+pub fn max_seconds(s: Option<f64>) -> Result<Option<f64>> {
+    match s {
+        Some(t) if !(0.0..=YEAR_SECONDS).contains(&t) => {
+            bail!("--max-seconds {t}: give a number of seconds from 0 to {YEAR_SECONDS} (a year)")
+        }
+        s => Ok(s),
+    }
+}
+
+/// `--dir`: a folder, or nothing yet (it is made when tables are built), never a file.
+pub fn table_dir(dir: &Path) -> Result<&Path> {
+    if dir.exists() && !dir.is_dir() {
+        bail!(
+            "--dir {} is a file, not a folder: give the folder the tables are (or will be) in",
+            dir.display()
+        );
+    }
+    Ok(dir)
 }
 
 /// A word as a POSIX shell reads it back.

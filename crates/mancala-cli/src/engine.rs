@@ -76,8 +76,11 @@ pub fn play(mut game: Box<dyn Playable>, mut engine: Box<dyn Engine>, seat: Seat
             println!("(end of input: the game is left unfinished)");
             return Ok(());
         };
-        // A line that is not UTF-8 is a bad move, not the end of the game.
-        let line = line.unwrap_or_default();
+        // A line that is not text is a bad move, not the end of the game.
+        let Ok(line) = line else {
+            println!("(that line is not text: type a move, `hint`, `help` or `quit`)");
+            continue;
+        };
         let word = line.trim();
         match word.to_ascii_lowercase().as_str() {
             "" => continue,

@@ -35,7 +35,7 @@ pub struct ExportCmd {
     out: PathBuf,
 
     /// Export tiers 0..=N (default: every tier built, up to the first missing one)
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     max_seeds: Option<usize>,
 }
 
@@ -82,7 +82,7 @@ pub struct ImportCmd {
     dir: PathBuf,
 
     /// Import tiers 0..=N (default: every file found)
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     max_seeds: Option<usize>,
 }
 

@@ -17,7 +17,7 @@ pub struct PlayCmd {
 
     /// Start from this position (2m counts, South to move, mover's pits first) instead of the
     /// start position. Bao and 3-4 player Mankala have their own formats (see docs/variants.md)
-    #[arg(long, value_name = "P")]
+    #[arg(long, value_name = "P", allow_hyphen_values = true)]
     position: Option<String>,
 
     /// Moves to play, comma-separated: the mover's pit indices, e.g. 0,3,5 (letters a.. also
@@ -28,7 +28,7 @@ pub struct PlayCmd {
     /// Forced-move games (madjnuni, el-akil, el-ghasheem): the distributor's setup, 2m counts
     /// (South's pits left to right, then North's in sowing order). Without --moves the whole
     /// game is simulated
-    #[arg(long, value_name = "COUNTS")]
+    #[arg(long, value_name = "COUNTS", allow_hyphen_values = true)]
     setup: Option<String>,
 
     /// Forced-move games: the second player takes the swap (turns the board round)
@@ -41,8 +41,8 @@ pub struct PlayCmd {
     #[arg(long = "match")]
     whole_match: bool,
 
-    /// Bao engine: search depth in plies
-    #[arg(long, value_name = "PLIES", default_value_t = 6)]
+    /// Bao engine: search depth in plies, 1 to 12
+    #[arg(long, value_name = "PLIES", allow_negative_numbers = true, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=12))]
     depth: u32,
 
     /// Print one JSON object: pits, stores, to_move, over, legal
@@ -73,7 +73,7 @@ impl PlayCmd {
                 builds: Arc::new(()),
                 searches: Arc::new(progress_printer(self.search.quiet)),
             },
-            bao_depth: self.depth.clamp(1, 12),
+            bao_depth: self.depth,
             node_limit: 50_000_000,
         });
         let (family, info) = games::find(&families, &spec.preset)?;

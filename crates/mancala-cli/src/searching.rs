@@ -21,11 +21,16 @@ pub struct SearchArgs {
     pub dir: PathBuf,
 
     /// Transposition table size in MB (rounded down to a power of two)
-    #[arg(long, value_name = "MB", default_value_t = 256)]
+    #[arg(
+        long,
+        value_name = "MB",
+        allow_negative_numbers = true,
+        default_value_t = 256
+    )]
     pub hash: usize,
 
     /// Search threads (default: one per core); they share the transposition table
-    #[arg(long, value_name = "T")]
+    #[arg(long, value_name = "T", allow_negative_numbers = true)]
     pub threads: Option<usize>,
 
     /// Probe tables up to N seeds, building missing tiers first; 0 = no tables.
@@ -33,7 +38,7 @@ pub struct SearchArgs {
     /// seeds plus 4, and a third of every seed beyond 48: 16 for 6x3, 20 for 6x4, 28 for 6x5,
     /// within half the memory; awari, oware and wari 14), or whatever larger complete set is
     /// already built
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub tables: Option<usize>,
 
     /// Stop after this many seconds and report the proven bounds instead of the value
@@ -51,33 +56,34 @@ pub struct SearchArgs {
 
     /// Awari type: above the tables, solve up to this many reachable positions backwards
     /// (about 30 bytes of memory each); beyond that the search can only bound the value
-    #[arg(long, value_name = "N", default_value_t = Options::default().reach_limit)]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, default_value_t = Options::default().reach_limit)]
     pub reach_limit: usize,
 
     /// Depth-limited iterations (move ordering) before the unlimited proof search
-    #[arg(long, value_name = "PLIES", default_value_t = Options::default().id_depth, hide = true)]
+    #[arg(long, value_name = "PLIES", allow_negative_numbers = true, default_value_t = Options::default().id_depth, hide = true)]
     pub id_depth: u32,
 }
 
 impl SearchArgs {
     pub fn threads(&self) -> Result<usize> {
-        match self.threads {
-            Some(0) => bail!("--threads must be at least 1"),
-            Some(t) => Ok(t),
-            None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
-        }
+        crate::args::threads(self.threads)
     }
 
     /// The oracle's settings, checked.
     pub fn settings(&self) -> Result<Settings> {
-        if self.hash == 0 {
-            bail!("--hash must be at least 1 (MB)");
+        crate::args::hash_mb(self.hash)?;
+        crate::args::table_dir(&self.dir)?;
+        let max_seconds = crate::args::max_seconds(self.max_seconds)?;
+        let most_reach =
+            mancala_tables::physical_memory().map_or(usize::MAX, |b| (b / 30) as usize);
+        if self.reach_limit > most_reach {
+            bail!(
+                "--reach-limit {}: give at most {most_reach} (about 30 bytes a position must fit in this machine's memory)",
+                self.reach_limit
+            );
         }
-        if self
-            .max_seconds
-            .is_some_and(|t| !(t >= 0.0 && t.is_finite()))
-        {
-            bail!("--max-seconds must be a number of seconds, at least 0");
+        if self.id_depth > 200 {
+            bail!("--id-depth {}: give at most 200 plies", self.id_depth);
         }
         Ok(Settings {
             dir: self.dir.clone(),
@@ -90,7 +96,7 @@ impl SearchArgs {
                 hash_mb: self.hash,
                 threads: self.threads()?,
                 id_depth: self.id_depth,
-                time_limit: self.max_seconds,
+                time_limit: max_seconds,
                 reach_limit: self.reach_limit,
             },
         })
@@ -103,6 +109,19 @@ impl SearchArgs {
             variant,
             dir: &self.dir,
         };
+        let top = rules.max_seeds().min(mancala_tables::MAX_TIER);
+        if let Some(t) = self.tables.filter(|&t| t > top) {
+            bail!(
+                "--tables {t}: {} has {} seeds, so its tables go up to {top}",
+                rules.variant(),
+                rules.max_seeds()
+            );
+        }
+        if let Some(t) = self.tables.filter(|&t| t > seeds && !self.quiet) {
+            eprintln!(
+                "(--tables {t}: the position has {seeds} seeds, so tables up to {seeds} serve it)"
+            );
+        }
         let mut oracle = Oracle::new(rules, self.settings()?);
         if let Some(vu) = &self.vu_dir {
             oracle
@@ -119,11 +138,15 @@ impl SearchArgs {
         crate::args::set_threads(self.threads).ok();
         let started = Instant::now();
         if plan.build && !self.quiet {
+            let ix = mancala_index::Indexer::new(oracle.rules(), plan.up_to)?;
+            let positions: u64 = (0..=plan.up_to).map(|n| ix.size(n)).sum();
             eprintln!(
-                "building {} tables up to {} seeds in {} for the search (kept for next time; --tables sets the size)",
+                "building {} tables up to {} seeds in {} for the search: up to {} positions, {} of disk (kept for next time; --tables sets the size; --max-seconds limits the search, not this)",
                 plan.key,
                 plan.up_to,
-                plan.dir.join(&plan.key).display()
+                plan.dir.join(&plan.key).display(),
+                crate::tiers::group(positions as u128),
+                crate::advice::size_text(positions)
             );
         }
         let decoded = oracle

@@ -14,23 +14,43 @@ pub struct ServeCmd {
     dir: PathBuf,
 
     /// Address to listen on (port 0: any free port; 0.0.0.0 to be reached from other machines)
-    #[arg(long, value_name = "IP:PORT", default_value = "127.0.0.1:8080")]
+    #[arg(
+        long,
+        value_name = "IP:PORT",
+        allow_negative_numbers = true,
+        default_value = "127.0.0.1:8080"
+    )]
     addr: SocketAddr,
 
     /// The longest a search above the tables may take, seconds (a request may ask for less)
-    #[arg(long, value_name = "S", default_value_t = 5.0)]
+    #[arg(
+        long,
+        value_name = "S",
+        allow_negative_numbers = true,
+        default_value_t = 5.0
+    )]
     max_seconds: f64,
 
     /// Searches running at once, at most (table reads are not limited)
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    #[arg(
+        long,
+        value_name = "N",
+        allow_negative_numbers = true,
+        default_value_t = 1
+    )]
     searches: usize,
 
     /// Threads of each search (default: one per core)
-    #[arg(long, value_name = "T")]
+    #[arg(long, value_name = "T", allow_negative_numbers = true)]
     threads: Option<usize>,
 
     /// Transposition table of each rule set's searcher, MB
-    #[arg(long, value_name = "MB", default_value_t = 64)]
+    #[arg(
+        long,
+        value_name = "MB",
+        allow_negative_numbers = true,
+        default_value_t = 64
+    )]
     hash: usize,
 }
 

@@ -31,6 +31,7 @@ pub struct SolveCmd {
 
     /// The position: 2m pit counts, side to move's pits first (default: the start position);
     /// with nam-nam --owners, a last word `north` puts North to move
+    #[arg(allow_hyphen_values = true)]
     position: Option<String>,
 
     #[command(flatten)]
@@ -42,11 +43,11 @@ pub struct SolveCmd {
 
     /// Forced-move games: the setup to value (2m counts; default: the preset's documented
     /// setup). Both the kept and the swapped board are played out
-    #[arg(long, value_name = "COUNTS")]
+    #[arg(long, value_name = "COUNTS", allow_hyphen_values = true)]
     setup: Option<String>,
 
-    /// 3-4 player Mankala: give up after this many search nodes
-    #[arg(long, value_name = "N", default_value_t = 50_000_000)]
+    /// 3-4 player Mankala: give up after this many search nodes (1 to 10^13)
+    #[arg(long, value_name = "N", allow_negative_numbers = true, default_value_t = 50_000_000, value_parser = clap::value_parser!(u64).range(1..=10_000_000_000_000))]
     node_limit: u64,
 }
 

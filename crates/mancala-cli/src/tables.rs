@@ -32,9 +32,10 @@ pub struct TableArgs {
 }
 
 impl TableArgs {
-    /// The rule set, which must be one with tables.
+    /// The rule set, which must be one with tables, and a table folder that is not a file.
     fn rules(&self) -> Result<Rules> {
         check_tables(&self.variant.name())?;
+        crate::args::table_dir(&self.dir)?;
         self.variant.rules()
     }
 
@@ -52,23 +53,33 @@ pub struct BuildCmd {
     table: TableArgs,
 
     /// Build every tier 0..=N (seeds in the pits)
-    #[arg(long, value_name = "N", default_value_t = 16)]
+    #[arg(
+        long,
+        value_name = "N",
+        allow_negative_numbers = true,
+        default_value_t = 16
+    )]
     max_seeds: usize,
 
     /// Worker threads (default: one per core)
-    #[arg(long, value_name = "T")]
+    #[arg(long, value_name = "T", allow_negative_numbers = true)]
     threads: Option<usize>,
 
     /// Memory budget (20G, 1T, 512M; default: 80% of the physical memory). Each tier is
     /// planned within it before the build starts (see `mancala plan`): a tier whose state
     /// and best exits do not both fit keeps its exits in a file beside the tables
-    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    #[arg(long, value_name = "SIZE", allow_hyphen_values = true, value_parser = parse_size)]
     memory: Option<u64>,
 
     /// Save a tier's state between thresholds at most every M minutes (0: after each), so a
     /// killed build resumes inside the tier; the saves go beside the tables and are removed
     /// when the tier is done
-    #[arg(long, value_name = "M", default_value_t = 10.0)]
+    #[arg(
+        long,
+        value_name = "M",
+        allow_negative_numbers = true,
+        default_value_t = 10.0
+    )]
     checkpoint_minutes: f64,
 
     /// Write compressed tables: about a third of the raw size (each value stored as its
@@ -78,6 +89,12 @@ pub struct BuildCmd {
     /// whole tiers into memory (`mancala pack --unpack` makes raw files again)
     #[arg(long)]
     compress: bool,
+
+    /// Check every value of the tiers already built against their moves before keeping them,
+    /// and rebuild those with a wrong value (a build otherwise trusts a file whose checksum
+    /// holds; `mancala verify` says when this is needed)
+    #[arg(long)]
+    repair: bool,
 
     /// Distributed build: run under `mpirun -np N`, every process with the same arguments
     /// and a folder they all share; each tier is split across the processes, and --memory
@@ -145,6 +162,14 @@ impl BuildObserver for Display {
         eprintln!("rebuilding: {err}");
     }
 
+    fn waiting(&self, lock: &Path) {
+        eprintln!(
+            "another build is writing {} (it holds {}): waiting for it to finish, then going on from what it built (Ctrl-C to stop)",
+            lock.parent().unwrap_or(lock).display(),
+            lock.display()
+        );
+    }
+
     fn tier_finished(&self, r: &TierReport) {
         if let Some((bar, _, _)) = self.bar.lock().unwrap().take() {
             bar.finish_and_clear();
@@ -196,12 +221,14 @@ impl BuildCmd {
         set_threads(self.threads)?;
         let every = self.checkpoint_every()?;
         let budget = self.memory.unwrap_or_else(default_budget);
+        check_memory(budget)?;
         let opts = BuildOptions {
             dir: self.table.dir.clone(),
             max_seeds: self.max_seeds,
             compress: self.compress,
             memory: Some(budget),
             checkpoint_every: Some(every),
+            repair: self.repair,
         };
         let display = Display {
             json: self.json,
@@ -288,6 +315,7 @@ impl BuildCmd {
             compress: self.compress,
             memory: Some(budget),
             checkpoint_every: None,
+            repair: self.repair,
         };
         let display = Display {
             json: self.json,
@@ -331,6 +359,20 @@ impl BuildCmd {
     }
 }
 
+/// `--memory` of a build: at most this machine's memory (`mancala plan` plans for others).
+fn check_memory(budget: u64) -> Result<()> {
+    if let Some(have) = mancala_tables::physical_memory() {
+        if budget > have {
+            bail!(
+                "--memory {}: this machine has {}; give at most that (`mancala plan --memory` plans for bigger machines)",
+                size_text(budget),
+                size_text(have)
+            );
+        }
+    }
+    Ok(())
+}
+
 /// The last line of a build: what was built and reused.
 fn summary(reports: &[TierReport]) {
     let built: Vec<&TierReport> = reports.iter().filter(|r| !r.reused).collect();
@@ -354,6 +396,7 @@ pub struct QueryCmd {
 
     /// The position: 2m pit counts, side to move's pits first; with nam-nam --owners, a last
     /// word `north` puts North to move
+    #[arg(allow_hyphen_values = true)]
     position: String,
 
     /// Print one JSON object: value, moves, best, seeds, source
@@ -361,11 +404,16 @@ pub struct QueryCmd {
     json: bool,
 
     /// Above the built tiers: transposition table size in MB for the search
-    #[arg(long, value_name = "MB", default_value_t = 256)]
+    #[arg(
+        long,
+        value_name = "MB",
+        allow_negative_numbers = true,
+        default_value_t = 256
+    )]
     hash: usize,
 
     /// Above the built tiers: search threads (default: one per core)
-    #[arg(long, value_name = "T")]
+    #[arg(long, value_name = "T", allow_negative_numbers = true)]
     threads: Option<usize>,
 
     /// No search progress on stderr
@@ -384,19 +432,12 @@ impl QueryCmd {
         let b = parse_position(&rules, &self.position)?;
         let n = b.total() as usize;
         let advice = self.table.advice();
-        let threads = match self.threads {
-            Some(0) => bail!("--threads must be at least 1"),
-            Some(t) => t,
-            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        };
-        if self.hash == 0 {
-            bail!("--hash must be at least 1 (MB)");
-        }
+        let threads = crate::args::threads(self.threads)?;
         let settings = Settings {
             dir: self.table.dir.clone(),
             tables: TableSize::Auto,
             search: Options {
-                hash_mb: self.hash,
+                hash_mb: crate::args::hash_mb(self.hash)?,
                 threads,
                 ..Options::default()
             },
@@ -439,7 +480,7 @@ pub struct VerifyCmd {
     table: TableArgs,
 
     /// Check tiers 0..=N (default: every tier present)
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     max_seeds: Option<usize>,
 
     /// Awari type: read the published Awari database's files (scores.N, any subset) in this
@@ -448,7 +489,7 @@ pub struct VerifyCmd {
     vu_dir: Option<PathBuf>,
 
     /// Worker threads (default: one per core)
-    #[arg(long, value_name = "T")]
+    #[arg(long, value_name = "T", allow_negative_numbers = true)]
     threads: Option<usize>,
 }
 
@@ -463,7 +504,27 @@ impl VerifyCmd {
             None => tier_path(d, &key, n),
         };
         let max = match self.max_seeds {
-            Some(n) => n.min(rules.max_seeds()),
+            Some(n) if n > rules.max_seeds().min(MAX_TIER) => bail!(
+                "--max-seeds {n}: {key} has tiers up to {}",
+                rules.max_seeds().min(MAX_TIER)
+            ),
+            Some(n) => {
+                // Every tier asked for must be there to be checked.
+                let ix = mancala_index::Indexer::new(&rules, n)?;
+                let missing: Vec<String> = (0..=n)
+                    .filter(|&t| ix.size(t) > 0 && !file(folder, t).exists())
+                    .map(|t| t.to_string())
+                    .collect();
+                if !missing.is_empty() {
+                    bail!(
+                        "tiers {} of {key} are not in {}: build them with `{}`, or check fewer with --max-seeds",
+                        missing.join(", "),
+                        folder.display(),
+                        self.table.variant.build_command(n, &self.table.dir)
+                    );
+                }
+                n
+            }
             None => (0..=rules.max_seeds().min(MAX_TIER))
                 .rev()
                 .find(|&n| file(folder, n).exists())
@@ -485,8 +546,15 @@ impl VerifyCmd {
         .map_err(|e| advice.table(e))?;
         let total: u64 = report.tiers.iter().map(|t| t.1).sum();
         if let Some(bad) = report.first_bad {
+            let fix = match self.vu_dir {
+                Some(_) => "download that file again".to_string(),
+                None => format!(
+                    "`{} --repair` rebuilds every tier whose values are wrong",
+                    self.table.variant.build_command(max, &self.table.dir)
+                ),
+            };
             bail!(
-                "{}: tier {} rank {} position {:?} stores {} but its moves give {}",
+                "{}: tier {} rank {} position {:?} stores {} but its moves give {}; {fix}",
                 bad.path.display(),
                 bad.tier,
                 bad.rank,
@@ -541,8 +609,12 @@ impl InfoCmd {
         let sets: Vec<serde_json::Value> = dirs.iter().map(|d| describe_set(d)).collect();
         if self.json {
             println!("{}", serde_json::to_string_pretty(&sets)?);
+            if sets.iter().any(|s| s.get("error").is_some()) {
+                bail!("some folders cannot be read as tables (their \"error\" says why)");
+            }
             return Ok(());
         }
+        let damaged = sets.iter().filter(|s| s.get("error").is_some()).count();
         if sets.is_empty() {
             println!("no tables in {}", self.dir.display());
         }
@@ -571,6 +643,12 @@ impl InfoCmd {
                     group(t["lose"].as_u64().unwrap_or(0) as u128),
                 );
             }
+        }
+        if damaged > 0 {
+            bail!(
+                "{damaged} of the folders above cannot be read as tables (see their lines): `mancala build` of that rule set into {} rebuilds damaged tiers, `mancala verify` names them",
+                self.dir.display()
+            );
         }
         Ok(())
     }
@@ -629,7 +707,7 @@ pub struct PackCmd {
     table: TableArgs,
 
     /// Rewrite tiers 0..=N (default: all)
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     max_seeds: Option<usize>,
 
     /// Turn compressed tables back into raw ones
@@ -677,25 +755,35 @@ pub struct PlanCmd {
     table: TableArgs,
 
     /// Plan every tier 0..=N (seeds in the pits)
-    #[arg(long, value_name = "N", default_value_t = 16)]
+    #[arg(
+        long,
+        value_name = "N",
+        allow_negative_numbers = true,
+        default_value_t = 16
+    )]
     max_seeds: usize,
 
     /// Memory of the machine to plan for (20G, 1T; default: 80% of this machine's)
-    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    #[arg(long, value_name = "SIZE", allow_hyphen_values = true, value_parser = parse_size)]
     memory: Option<u64>,
 
     /// Threads of the machine to plan for (default: this machine's cores)
-    #[arg(long, value_name = "T")]
+    #[arg(long, value_name = "T", allow_negative_numbers = true)]
     threads: Option<usize>,
 
     /// Plan a distributed build (`build --mpi`) split across R processes, one a machine:
     /// --memory and --threads are then each machine's, and the plan adds the bytes each
     /// process sends the others
-    #[arg(long, value_name = "R")]
+    #[arg(long, value_name = "R", allow_negative_numbers = true)]
     ranks: Option<usize>,
 
     /// Network speed of each machine in a distributed build, gigabits a second
-    #[arg(long, value_name = "GBIT", default_value_t = 25.0)]
+    #[arg(
+        long,
+        value_name = "GBIT",
+        allow_negative_numbers = true,
+        default_value_t = 25.0
+    )]
     network: f64,
 
     /// Print one JSON object: the budget and each tier's plan
@@ -707,9 +795,11 @@ impl PlanCmd {
     pub fn run(&self) -> Result<()> {
         let rules = self.table.rules()?;
         let threads = match self.threads {
-            Some(0) => bail!("--threads must be at least 1"),
+            Some(t) if !(1..=65536).contains(&t) => {
+                bail!("--threads {t}: give 1 to 65536 threads of the machine to plan for")
+            }
             Some(t) => t,
-            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            None => crate::args::cores(),
         };
         let budget = self.memory.unwrap_or_else(default_budget);
         if !(self.network > 0.0 && self.network <= 1e6) {

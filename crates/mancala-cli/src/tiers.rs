@@ -12,7 +12,7 @@ pub struct TiersCmd {
     variant: VariantArgs,
 
     /// List tiers 0..=N only (default: every tier up to the seeds of the game)
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     max_seeds: Option<usize>,
 
     /// Print a JSON list [{"seeds": n, "positions": k}, ...]
@@ -22,6 +22,7 @@ pub struct TiersCmd {
 
 impl TiersCmd {
     pub fn run(&self) -> Result<()> {
+        crate::games::check_tables(&self.variant.name())?;
         let rules = self.variant.rules()?;
         let all = rules.max_seeds();
         let max = self.max_seeds.unwrap_or(all);

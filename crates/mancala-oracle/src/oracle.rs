@@ -138,12 +138,15 @@ impl Oracle {
         obs: &dyn BuildObserver,
     ) -> Result<u64, OracleError> {
         if plan.build {
+            // Within most of the machine's memory: a size beyond it fails at once with what
+            // it would need, instead of thrashing.
             let opts = BuildOptions {
                 dir: plan.dir.clone(),
                 max_seeds: plan.up_to,
                 compress: false,
-                memory: None,
+                memory: Some(mancala_tables::plan::default_budget()),
                 checkpoint_every: None,
+                repair: false,
             };
             build(&self.rules, &opts, obs)?;
         }

@@ -67,17 +67,20 @@ impl Board {
         (0..n).map(|i| self.get(i)).collect()
     }
 
-    /// The seeds in pit `i` (mover-relative, `0..16`).
+    /// The seeds in pit `i` (mover-relative, `0..16`). A pit holds at most 127 seeds, so
+    /// the top bit of its byte is never a seed (on 16 pits, pit 15's is North's flag).
     #[inline(always)]
     pub fn get(self, i: usize) -> u8 {
         // A byte load from the spilled word is cheaper than a variable 128-bit shift.
-        self.0.to_le_bytes()[i]
+        self.0.to_le_bytes()[i] & 0x7f
     }
 
-    /// Puts `v` seeds into pit `i`, leaving the other pits (and North's flag) as they are.
+    /// Puts `v` (at most 127) seeds into pit `i`, leaving the other pits and North's flag as
+    /// they are.
     #[inline(always)]
     pub fn set(&mut self, i: usize, v: u8) {
-        self.0 = (self.0 & !(0xffu128 << (8 * i))) | ((v as u128) << (8 * i));
+        debug_assert!(v < 0x80);
+        self.0 = (self.0 & !(0x7fu128 << (8 * i))) | ((v as u128) << (8 * i));
     }
 
     /// The side to move's `m` pits as a word (byte `i` = pit `i`).
@@ -86,10 +89,11 @@ impl Board {
         (self.0 & low_bytes(m)) as u64
     }
 
-    /// The opponent's `m` pits as a word (byte `i` = opponent pit `m + i`).
+    /// The opponent's `m` pits as a word (byte `i` = opponent pit `m + i`; North's flag,
+    /// which shares the last byte of 8-pit rows, left out).
     #[inline(always)]
     pub fn opp(self, m: usize) -> u64 {
-        ((self.0 >> (8 * m)) & low_bytes(m)) as u64
+        (((self.0 & !NORTH) >> (8 * m)) & low_bytes(m)) as u64
     }
 
     /// The two rows swapped (North's flag, if any, stays as it is).
@@ -111,7 +115,8 @@ impl Board {
     /// Bit `i` is set when pit `i` (of the first `n`) is empty.
     #[inline(always)]
     pub fn empty_pits(self, n: usize) -> u32 {
-        let all = zero_bytes(self.0 as u64) | zero_bytes((self.0 >> 64) as u64) << 8;
+        let pits = self.0 & !NORTH;
+        let all = zero_bytes(pits as u64) | zero_bytes((pits >> 64) as u64) << 8;
         all & ((1u32 << n) - 1)
     }
 }

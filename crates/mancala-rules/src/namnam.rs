@@ -79,13 +79,6 @@ impl NamNamMatch {
             ..Options::default()
         };
         let v = Variant::new(Preset::NamNam, opts)?;
-        if v.pits > 7 {
-            // The rounds after the first are sided boards (see `Variant::new`).
-            return Err(RulesError::BadOwners(format!(
-                "the whole game is played on at most 7 pits a side, not {}: its later rounds, where pits change hands, keep the side to move in the place of an eighth pit",
-                v.pits
-            )));
-        }
         let owners = v.owners;
         Ok(NamNamMatch {
             pits: v.pits as u32,

@@ -387,13 +387,6 @@ impl Variant {
                     "each player must own at least one pit (one who owns them all has won)".into(),
                 ))
             }
-            // A round in which pits changed hands says who is to move in the top bit of the
-            // board's last byte; on 8 pits a side that byte is a pit (North's last).
-            Some(o) if o != row && pits > 7 => {
-                return Err(RulesError::BadOwners(format!(
-                    "a round in which pits changed hands is played on at most 7 pits a side, not {pits}: the board keeps the side to move in the place of an eighth pit"
-                )))
-            }
             Some(o) => o,
         };
         if opts.empty_capture && family != Family::Kalah {

@@ -142,6 +142,9 @@ fn every_move_agrees_with_the_plain_simulator() {
         (6, "ssssssnsnsns"),
         (3, "sssnsn"),
         (2, "ssns"),
+        // On 8 pits a side North's flag shares a byte with North's last pit.
+        (8, "ssssssssnnnnnnns"),
+        (8, "snnnnnnnnssssssn"),
     ] {
         let rules = round_rules(m as u32, owners);
         let plain = Plain {
@@ -283,60 +286,75 @@ fn positions_say_who_moves() {
 }
 
 /// Whole games over their rounds, moves chosen at random: every round shares out all the
-/// seeds, the winner of a round owns one pit for each four he took, the starter alternates,
-/// and the game ends only when one player holds every seed (or after the round limit).
+/// seeds, the winner of a round owns one pit for each pit's worth of seeds he took, the
+/// starter alternates, and the game ends only when one player holds every seed (or after the
+/// round limit). On 6 pits a side with 4 seeds a pit, and on 8 pits, where North's flag
+/// shares a byte with North's last pit in the later rounds.
 #[test]
 fn matches_follow_the_round_rules() {
     let mut rng = Rng(12345);
-    let mut finished = 0;
-    for _ in 0..40 {
-        let mut g = NamNamMatch::new(None, None).unwrap();
-        let mut rounds_seen = 0;
-        while !matches!(g.phase(), Phase::Over { .. }) {
-            let legal = g.legal();
-            assert!(!legal.is_empty());
-            let mv = legal[(rng.next() % legal.len() as u64) as usize].clone();
-            let round = g.round();
-            g.play(&mv).unwrap();
-            let new_round = g.round() != round;
-            if g.results().len() > rounds_seen {
-                rounds_seen = g.results().len();
-                let r = g.results().last().unwrap();
-                assert_eq!(r.captured[0] + r.captured[1], 48, "{r:?}");
-                if let Phase::Claiming { winner, left } = g.phase() {
-                    let w = r.captured[winner as usize];
-                    assert!(w > 24);
-                    assert_eq!(left, w / 4 - 6, "{r:?}");
+    for (pits, seeds, games) in [(6u32, 4u32, 40), (8, 1, 40), (8, 2, 20)] {
+        let total = 2 * pits * seeds;
+        let mut finished = 0;
+        let mut later_rounds = 0;
+        for _ in 0..games {
+            let mut g = NamNamMatch::new(Some(pits), Some(seeds)).unwrap();
+            let mut rounds_seen = 0;
+            while !matches!(g.phase(), Phase::Over { .. }) {
+                let legal = g.legal();
+                assert!(!legal.is_empty());
+                let mv = legal[(rng.next() % legal.len() as u64) as usize].clone();
+                let round = g.round();
+                g.play(&mv).unwrap();
+                let new_round = g.round() != round;
+                if g.round() > 1 && g.phase() == Phase::Playing {
+                    later_rounds += 1;
+                    // Every pit the game shows holds at most the seeds of the game.
+                    let shown: u32 = g.game().absolute_pits().iter().map(|&x| x as u32).sum();
+                    assert!(shown <= total, "{pits}x{seeds}: {shown} seeds shown");
+                }
+                if g.results().len() > rounds_seen {
+                    rounds_seen = g.results().len();
+                    let r = g.results().last().unwrap();
+                    assert_eq!(r.captured[0] + r.captured[1], total, "{r:?}");
+                    if let Phase::Claiming { winner, left } = g.phase() {
+                        let w = r.captured[winner as usize];
+                        assert!(w > total / 2);
+                        assert_eq!(left, w / seeds - pits, "{r:?}");
+                    }
+                }
+                if g.phase() == Phase::Playing && new_round {
+                    // The owners of the round in play: the last winner owns w / seeds pits.
+                    if let Some(r) = g.results().last().filter(|r| r.round + 1 == g.round()) {
+                        let south = g.owners_text().chars().filter(|&c| c == 's').count() as u32;
+                        let expect = match r.captured[0].cmp(&r.captured[1]) {
+                            std::cmp::Ordering::Greater => r.captured[0] / seeds,
+                            std::cmp::Ordering::Less => 2 * pits - r.captured[1] / seeds,
+                            std::cmp::Ordering::Equal => {
+                                r.owners.chars().filter(|&c| c == 's').count() as u32
+                            }
+                        };
+                        assert_eq!(south, expect, "{r:?} -> {}", g.owners_text());
+                        assert_ne!(g.game().to_move(), r.starter, "the starter alternates");
+                    }
                 }
             }
-            if g.phase() == Phase::Playing && new_round {
-                // The owners of the round in play: the last winner owns w / 4 pits.
-                if let Some(r) = g.results().last().filter(|r| r.round + 1 == g.round()) {
-                    let south = g.owners_text().chars().filter(|&c| c == 's').count() as u32;
-                    let expect = match r.captured[0].cmp(&r.captured[1]) {
-                        std::cmp::Ordering::Greater => r.captured[0] / 4,
-                        std::cmp::Ordering::Less => 12 - r.captured[1] / 4,
-                        std::cmp::Ordering::Equal => {
-                            r.owners.chars().filter(|&c| c == 's').count() as u32
-                        }
-                    };
-                    assert_eq!(south, expect, "{r:?} -> {}", g.owners_text());
-                    assert_ne!(g.game().to_move(), r.starter, "the starter alternates");
+            let last = g.results().last().unwrap();
+            match g.phase() {
+                Phase::Over { winner: Some(w) } => {
+                    assert_eq!(last.captured[w as usize], total);
+                    finished += 1;
                 }
+                Phase::Over { winner: None } => {
+                    assert_eq!(last.round, mancala_rules::MAX_ROUNDS)
+                }
+                _ => unreachable!(),
             }
+            assert!(g.play("0").is_err());
         }
-        let last = g.results().last().unwrap();
-        match g.phase() {
-            Phase::Over { winner: Some(w) } => {
-                assert_eq!(last.captured[w as usize], 48);
-                finished += 1;
-            }
-            Phase::Over { winner: None } => assert_eq!(last.round, mancala_rules::MAX_ROUNDS),
-            _ => unreachable!(),
-        }
-        assert!(g.play("0").is_err());
+        assert!(finished > 0, "{pits}x{seeds}");
+        assert!(later_rounds > 0, "{pits}x{seeds}: later rounds were played");
     }
-    assert!(finished > 0);
 }
 
 /// The claim moves: the winner takes pits of the loser's row by name, only untaken ones.

@@ -3,6 +3,7 @@
 use crate::codec;
 use crate::core::Progress;
 use crate::format::Encoding;
+use crate::lock::lock_folder;
 use crate::machine::peak_rss_mb;
 use crate::plan::{self, Rates};
 use crate::set::{decode_tier, Decoded};
@@ -31,6 +32,10 @@ pub struct BuildOptions {
     /// Tiers with cycles save their state between thresholds at most this often, and a
     /// build resumes a killed tier from its last save; `None`: no saves.
     pub checkpoint_every: Option<Duration>,
+    /// Check every value of a tier already built against its moves before keeping it, and
+    /// rebuild a tier with a wrong value like a damaged one (a build otherwise trusts a file
+    /// whose checksum holds).
+    pub repair: bool,
 }
 
 /// What one tier took.
@@ -67,6 +72,9 @@ pub trait BuildObserver: Sync {
     fn resuming(&self, _seeds: usize, _threshold: i8) {}
     /// A tier file on disk was unusable and is being rebuilt.
     fn replacing(&self, _err: &TableError) {}
+    /// Another build holds the rule set's folder (its lock file is `lock`): this one waits
+    /// for it to finish, then goes on with what it left.
+    fn waiting(&self, _lock: &Path) {}
     /// A tier is done (built or found valid).
     fn tier_finished(&self, _report: &TierReport) {}
 }
@@ -120,6 +128,10 @@ pub fn build(
         )?),
         None => None,
     };
+    // One build at a time in the folder: a second one waits, then reuses what the first
+    // built.
+    let folder = opts.dir.join(&key);
+    let _lock = lock_folder(&folder, true, |lock| obs.waiting(lock))?;
     // Every finished tier, raw or decoded: the solver probes them at random.
     let mut tables: Vec<Option<Table>> = Vec::new();
     let mut reports = Vec::new();
@@ -129,7 +141,11 @@ pub fn build(
         if path.exists() {
             let reuse = Table::open(&path, &key, n, &ix, true)
                 .map_err(TableError::from)
-                .and_then(|t| load(rules, &ix, n, t, &tables));
+                .and_then(|t| load(rules, &ix, n, t, &tables))
+                .and_then(|t| match opts.repair {
+                    true => values_hold(rules, &ix, n, t, &tables),
+                    false => Ok(t),
+                });
             match reuse {
                 Ok(t) => {
                     let report = TierReport {
@@ -206,6 +222,33 @@ pub fn build(
     Ok(reports)
 }
 
+/// `t`, tier `n`, if each of its values is its best move's value (its own tier's and the
+/// lower tiers' values as `lower` and `t` hold them); else the first wrong one.
+pub(crate) fn values_hold(
+    rules: &Rules,
+    ix: &Indexer,
+    n: usize,
+    t: Table,
+    lower: &[Option<Table>],
+) -> Result<Table, TableError> {
+    let value_of = |b: mancala_rules::Board| -> Option<i32> {
+        let k = b.total() as usize;
+        let table = if k == n {
+            Some(&t)
+        } else {
+            lower.get(k)?.as_ref()
+        };
+        table?.get(ix.rank(b)?).map(i32::from)
+    };
+    match crate::verify::first_bad(rules, ix, n, &t, value_of) {
+        None => Ok(t),
+        Some(bad) => Err(TableError::WrongValue {
+            key: rules.variant().key(),
+            bad: Box::new(bad),
+        }),
+    }
+}
+
 /// A table opened from disk, decoded if it is compressed (every lower tier is in `lower`).
 pub(crate) fn load(
     rules: &Rules,
@@ -276,6 +319,17 @@ pub fn pack(
 ) -> Result<Vec<(usize, u64, u64)>, TableError> {
     let ix = Indexer::new(rules, max)?;
     let key = rules.variant().key();
+    let folder = dir.join(&key);
+    if !folder.is_dir() {
+        return Err(TableError::Missing {
+            tier: 0,
+            key,
+            dir: dir.to_path_buf(),
+        });
+    }
+    let Some(_lock) = lock_folder(&folder, false, |_| {})? else {
+        return Err(TableError::Busy { folder });
+    };
     let mut out = Vec::new();
     let mut tables: Vec<Option<Table>> = Vec::new();
     // Tiers a build on this machine would take beyond memory get the form read back alone.

@@ -9,8 +9,9 @@
 //! build that stops (a process killed, a disk full) is run again with the same command and
 //! resumes at the first tier that is not built and valid.
 
-use crate::build::{load, BuildObserver, BuildOptions, Forward, TierReport};
+use crate::build::{load, values_hold, BuildObserver, BuildOptions, Forward, TierReport};
 use crate::cluster::{split, Cluster};
+use crate::lock::lock_folder;
 use crate::machine::peak_rss_mb;
 use crate::plan::{self, Rates};
 use crate::set::Decoded;
@@ -71,6 +72,11 @@ pub fn build_distributed(
         None => None,
     };
 
+    // Process 0 holds the folder's lock for them all (the others wait at the first sum).
+    let _lock = match me {
+        0 => lock_folder(&opts.dir.join(&key), true, |lock| obs.waiting(lock))?,
+        _ => None,
+    };
     let mut tables: Vec<Option<Table>> = Vec::new();
     let mut reports = Vec::new();
     for n in 0..=opts.max_seeds {
@@ -81,6 +87,10 @@ pub fn build_distributed(
             Table::open(&path, &key, n, &ix, me == 0)
                 .map_err(TableError::from)
                 .and_then(|t| load(rules, &ix, n, t, &tables))
+                .and_then(|t| match opts.repair && me == 0 {
+                    true => values_hold(rules, &ix, n, t, &tables),
+                    false => Ok(t),
+                })
         });
         let ok = matches!(opened, Some(Ok(_)));
         if cluster.sum(ok as u64) == processes as u64 {

@@ -8,7 +8,7 @@
 //!
 //! let rules = Rules::new(Variant::preset(Preset::Awari));
 //! let dir = std::env::temp_dir().join(format!("mancala-tables-doc-{}", std::process::id()));
-//! let opts = BuildOptions { dir: dir.clone(), max_seeds: 8, compress: false, memory: None, checkpoint_every: None };
+//! let opts = BuildOptions { dir: dir.clone(), max_seeds: 8, compress: false, memory: None, checkpoint_every: None, repair: false };
 //! let reports = build(&rules, &opts, &()).unwrap();
 //! assert_eq!(reports.len(), 9); // tiers 0..=8
 //! assert_eq!(reports[8].positions, 75_504);
@@ -39,6 +39,7 @@ mod codec;
 pub mod core;
 mod distributed;
 pub mod format;
+mod lock;
 mod machine;
 pub mod plan;
 pub mod published;
@@ -65,12 +66,13 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, thiserror::Error)]
 pub enum FileError {
     /// The file could not be read or written.
-    #[error("{path}: {source}")]
+    #[error("{path}: {cause}")]
     Io {
         /// The file.
         path: PathBuf,
-        /// What the operating system said.
-        source: std::io::Error,
+        /// What the operating system said (part of the message, so not repeated as a
+        /// source).
+        cause: std::io::Error,
     },
     /// The file is not a table as this program writes them, or is damaged in its structure.
     #[error("{path}: {why}")]
@@ -130,10 +132,10 @@ impl FileError {
         }
     }
 
-    pub(crate) fn io(path: &Path, source: std::io::Error) -> FileError {
+    pub(crate) fn io(path: &Path, cause: std::io::Error) -> FileError {
         FileError::Io {
             path: path.to_path_buf(),
-            source,
+            cause,
         }
     }
 
@@ -186,6 +188,12 @@ pub enum TableError {
         /// Why, with the limit that was passed.
         why: String,
     },
+    /// Another build (or pack) is writing the rule set's folder.
+    #[error("another build or pack is writing {folder} (it holds {})", folder.join(".lock").display())]
+    Busy {
+        /// The rule set's folder.
+        folder: PathBuf,
+    },
     /// A distributed build cannot do what was asked.
     #[error("{key}: {what}")]
     NotDistributed {
@@ -203,6 +211,14 @@ pub enum TableError {
         key: String,
         /// What this process knows of it.
         why: String,
+    },
+    /// A tier's file is whole, but a value in it is not its best move's value.
+    #[error("{} (tier {} of {key}) stores {} at rank {} (position {:?}), but its moves give {}", bad.path.display(), bad.tier, bad.stored, bad.rank, bad.position, bad.recomputed)]
+    WrongValue {
+        /// The rule set's key.
+        key: String,
+        /// The first wrong value.
+        bad: Box<BadEntry>,
     },
     /// No plan builds the tier within the memory budget.
     #[error("tier {tier} of {key} needs {needed_mb} MB of memory, and the budget is {budget_mb} MB", needed_mb = needed.div_ceil(1 << 20), budget_mb = budget >> 20)]

@@ -2,8 +2,10 @@
 //! children (the value must equal the best move's value: docs/rules.md, Conventions).
 
 use crate::set::Tables;
+use crate::table::Table;
 use crate::TableError;
-use mancala_rules::{Next, Node, Rules};
+use mancala_index::Indexer;
+use mancala_rules::{Board, Next, Node, Rules};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -45,7 +47,6 @@ pub fn verify(rules: &Rules, dir: &Path, max: usize) -> Result<VerifyReport, Tab
 pub fn verify_tables(tables: &Tables, max: usize) -> Result<VerifyReport, TableError> {
     let rules = tables.rules();
     let ix = tables.indexer();
-    let m = rules.pits();
     let mut report = VerifyReport {
         tiers: Vec::new(),
         first_bad: None,
@@ -54,50 +55,63 @@ pub fn verify_tables(tables: &Tables, max: usize) -> Result<VerifyReport, TableE
         let Some(table) = tables.tier(n).filter(|t| t.raw().is_some()) else {
             continue;
         };
-        let size = ix.size(n);
         let value_of = |b: mancala_rules::Board| -> Option<i32> {
             let t = b.total() as usize;
             tables.tier(t)?.get(ix.rank(b)?).map(i32::from)
         };
-        let chunk = 1u64 << 14;
-        let starts: Vec<u64> = (0..size).step_by(chunk as usize).collect();
-        let bad = starts
-            .par_iter()
-            .filter_map(|&start| {
-                let len = chunk.min(size - start) as usize;
-                for (i, b) in ix.walk_from(n, start).take(len).enumerate() {
-                    let r = start + i as u64;
-                    let stored = table.get(r).map_or(i32::MIN, i32::from);
-                    let recomputed = match rules.node(b) {
-                        Node::Terminal { mover, opp } => Some(mover as i32 - opp as i32),
-                        Node::Moves(kids) => kids
-                            .iter()
-                            .map(|c| match c.next {
-                                Next::Over => Some(c.value(0)),
-                                _ => value_of(c.board).map(|v| c.value(v)),
-                            })
-                            .try_fold(i32::MIN, |best, v| v.map(|v| best.max(v))),
-                    };
-                    let recomputed = recomputed.unwrap_or(i32::MIN);
-                    if stored != recomputed {
-                        return Some(BadEntry {
-                            path: table.path().to_path_buf(),
-                            tier: n,
-                            rank: r,
-                            position: b.pits(2 * m),
-                            stored,
-                            recomputed,
-                        });
-                    }
-                }
-                None
-            })
-            .min_by_key(|e| e.rank);
-        report.tiers.push((n, size));
-        if bad.is_some() {
-            report.first_bad = bad;
+        report.tiers.push((n, ix.size(n)));
+        if let Some(bad) = first_bad(rules, ix, n, table, value_of) {
+            report.first_bad = Some(bad);
             break;
         }
     }
     Ok(report)
+}
+
+/// The first position of tier `n` (in rank order) whose value in `table` is not its best
+/// move's value, reading the values of its children with `value_of` (the tier's own and
+/// the lower tiers'). `None` if every value agrees.
+pub(crate) fn first_bad(
+    rules: &Rules,
+    ix: &Indexer,
+    n: usize,
+    table: &Table,
+    value_of: impl Fn(Board) -> Option<i32> + Sync,
+) -> Option<BadEntry> {
+    let m = rules.pits();
+    let size = ix.size(n);
+    let chunk = 1u64 << 14;
+    let starts: Vec<u64> = (0..size).step_by(chunk as usize).collect();
+    starts
+        .par_iter()
+        .filter_map(|&start| {
+            let len = chunk.min(size - start) as usize;
+            for (i, b) in ix.walk_from(n, start).take(len).enumerate() {
+                let r = start + i as u64;
+                let stored = table.get(r).map_or(i32::MIN, i32::from);
+                let recomputed = match rules.node(b) {
+                    Node::Terminal { mover, opp } => Some(mover as i32 - opp as i32),
+                    Node::Moves(kids) => kids
+                        .iter()
+                        .map(|c| match c.next {
+                            Next::Over => Some(c.value(0)),
+                            _ => value_of(c.board).map(|v| c.value(v)),
+                        })
+                        .try_fold(i32::MIN, |best, v| v.map(|v| best.max(v))),
+                };
+                let recomputed = recomputed.unwrap_or(i32::MIN);
+                if stored != recomputed {
+                    return Some(BadEntry {
+                        path: table.path().to_path_buf(),
+                        tier: n,
+                        rank: r,
+                        position: b.pits(2 * m),
+                        stored,
+                        recomputed,
+                    });
+                }
+            }
+            None
+        })
+        .min_by_key(|e| e.rank)
 }

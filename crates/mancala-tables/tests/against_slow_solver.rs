@@ -27,6 +27,7 @@ fn check(preset: Preset, opts: Options, max: usize) {
             compress: false,
             memory: None,
             checkpoint_every: None,
+            repair: false,
         },
         &(),
     )
@@ -191,6 +192,9 @@ fn nam_nam_rounds_with_pits_changed_hands_agree() {
         (2, 4, 14, "snnn"),
         (3, 3, 11, "sssnsn"),
         (3, 3, 11, "nsnnnn"),
+        // 8 pits a side: North's flag shares a byte with North's last pit.
+        (8, 1, 6, "ssssssssnnnnnnns"),
+        (8, 1, 6, "nsssssssnnnnnnnn"),
     ] {
         let owners = Some(Variant::parse_owners(pits, owners).unwrap());
         check(

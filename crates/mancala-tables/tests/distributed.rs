@@ -21,6 +21,7 @@ fn options(dir: &Path, max: usize, memory: Option<u64>) -> BuildOptions {
         compress: false,
         memory,
         checkpoint_every: None,
+        repair: false,
     }
 }
 

@@ -42,6 +42,7 @@ fn build_with(
         memory,
         // Budgeted builds save a checkpoint after every threshold, exits file and all.
         checkpoint_every: memory.map(|_| std::time::Duration::ZERO),
+        repair: false,
     };
     pool.install(|| build(r, &opts, &())).unwrap();
 }
@@ -184,6 +185,7 @@ fn a_budget_too_small_fails_at_once_with_the_size_needed() {
         compress: false,
         memory: Some(1 << 20),
         checkpoint_every: None,
+        repair: false,
     };
     let err = build(&r, &opts, &()).unwrap_err();
     match &err {
@@ -364,6 +366,7 @@ fn a_damaged_tier_is_rebuilt_and_the_verifier_catches_wrong_values() {
             compress: false,
             memory: None,
             checkpoint_every: None,
+            repair: false,
         },
         &(),
     )

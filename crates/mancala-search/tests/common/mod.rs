@@ -136,6 +136,7 @@ pub fn built(rules: &Rules, dir: &Path, max: usize) -> Tables {
         compress: false,
         memory: None,
         checkpoint_every: None,
+        repair: false,
     };
     build(rules, &opts, &()).unwrap();
     Tables::open(dir, rules, max, true).unwrap()

@@ -21,6 +21,7 @@ pub fn tables() -> &'static Path {
             compress: false,
             memory: None,
             checkpoint_every: None,
+            repair: false,
         };
         build(&Rules::new(Variant::preset(Preset::Awari)), &opts, &()).unwrap();
         dir

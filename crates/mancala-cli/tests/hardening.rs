@@ -1,0 +1,544 @@
+//! What a careless user or an attacker does: numbers far out of range, special files where a
+//! table should be, two builds into one folder, forged values, options that name nothing.
+//! Every case ends within seconds with one line that says what to do, or does the right
+//! thing; nothing panics or hangs.
+
+mod common;
+
+use common::{assert_one_line_errors, mancala, scratch};
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_mancala");
+
+/// Runs `mancala args`, killing it (and failing) if it takes longer than `limit`.
+fn within(limit: Duration, args: &[&str]) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > limit {
+            child.kill().unwrap();
+            panic!("{args:?} still ran after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn build(dir: &Path, max: &str) {
+    let out = mancala(&[
+        "build",
+        "awari",
+        "--max-seeds",
+        max,
+        "--dir",
+        dir.to_str().unwrap(),
+        "-q",
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+}
+
+#[test]
+fn numbers_out_of_range_get_one_line_each() {
+    let dir = scratch("numbers");
+    let d = dir.to_str().unwrap();
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &[
+                "solve",
+                "kalah",
+                "--seeds",
+                "3",
+                "--tables",
+                "0",
+                "--max-seconds",
+                "1e30",
+            ],
+            "--max-seconds",
+        ),
+        (
+            &[
+                "solve",
+                "kalah",
+                "--seeds",
+                "3",
+                "--tables",
+                "0",
+                "--max-seconds",
+                "-1",
+            ],
+            "--max-seconds",
+        ),
+        (
+            &[
+                "solve",
+                "kalah",
+                "--seeds",
+                "3",
+                "--tables",
+                "0",
+                "--max-seconds",
+                "NaN",
+            ],
+            "--max-seconds",
+        ),
+        (
+            &[
+                "play",
+                "kalah",
+                "--seeds",
+                "3",
+                "--engine",
+                "north",
+                "--max-seconds",
+                "1e30",
+            ],
+            "--max-seconds",
+        ),
+        (
+            &[
+                "build",
+                "awari",
+                "--max-seeds",
+                "8",
+                "--threads",
+                "10000",
+                "--dir",
+                d,
+            ],
+            "--threads 10000",
+        ),
+        (
+            &[
+                "build",
+                "awari",
+                "--max-seeds",
+                "8",
+                "--threads",
+                "0",
+                "--dir",
+                d,
+            ],
+            "--threads 0",
+        ),
+        (
+            &[
+                "build",
+                "awari",
+                "--max-seeds",
+                "8",
+                "--threads",
+                "-3",
+                "--dir",
+                d,
+            ],
+            "--threads",
+        ),
+        (
+            &[
+                "build",
+                "awari",
+                "--max-seeds",
+                "99999999999999999999",
+                "--dir",
+                d,
+            ],
+            "--max-seeds",
+        ),
+        (
+            &["build", "awari", "--max-seeds", "60", "--dir", d],
+            "tiers go up to 48",
+        ),
+        (
+            &["build", "awari", "--memory", "900T", "--dir", d],
+            "--memory",
+        ),
+        (
+            &["build", "awari", "--memory", "-5G", "--dir", d],
+            "--memory",
+        ),
+        (
+            &["build", "awari", "--checkpoint-minutes", "1e12", "--dir", d],
+            "--checkpoint-minutes",
+        ),
+        (
+            &["solve", "awari", "--tables", "200", "--dir", d],
+            "--tables 200",
+        ),
+        (
+            &["solve", "awari", "--hash", "99999999", "--dir", d],
+            "--hash",
+        ),
+        (&["solve", "awari", "--hash", "0", "--dir", d], "--hash"),
+        (
+            &[
+                "solve",
+                "awari",
+                "--reach-limit",
+                "99999999999999",
+                "--dir",
+                d,
+            ],
+            "--reach-limit",
+        ),
+        (
+            &[
+                "query",
+                "awari",
+                "1 1 1 1 1 2 4 2 3 0 0 0",
+                "--threads",
+                "100000",
+                "--dir",
+                d,
+            ],
+            "--threads",
+        ),
+        (
+            &["verify", "awari", "--threads", "100000", "--dir", d],
+            "--threads",
+        ),
+        (&["play", "awari", "--pits", "99999999999"], "--pits"),
+        (&["play", "awari", "--seeds", "-4"], "--seeds"),
+        (
+            &[
+                "play",
+                "bao-kiswahili",
+                "--engine",
+                "north",
+                "--depth",
+                "99",
+            ],
+            "--depth",
+        ),
+        (
+            &[
+                "solve",
+                "mankala-4p",
+                "--pits",
+                "1",
+                "--seeds",
+                "2",
+                "--node-limit",
+                "0",
+            ],
+            "--node-limit",
+        ),
+        (
+            &["plan", "awari", "--max-seeds", "48", "--threads", "0"],
+            "--threads",
+        ),
+        (
+            &["plan", "awari", "--max-seeds", "48", "--ranks", "0"],
+            "--ranks",
+        ),
+        (
+            &["plan", "awari", "--max-seeds", "48", "--network", "-1"],
+            "--network",
+        ),
+        (
+            &["serve", "--max-seconds", "1e30", "--dir", d],
+            "--max-seconds",
+        ),
+        (&["serve", "--threads", "100000", "--dir", d], "--threads"),
+        (&["serve", "--searches", "0", "--dir", d], "--searches"),
+        (&["serve", "--hash", "0", "--dir", d], "--hash"),
+    ];
+    let start = Instant::now();
+    assert_one_line_errors(cases);
+    assert!(
+        start.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        start.elapsed()
+    );
+    assert!(!dir.exists(), "nothing was built");
+}
+
+#[test]
+fn special_files_at_a_tables_path_are_errors_that_name_them() {
+    let dir = scratch("special");
+    build(&dir, "10");
+    let d = dir.to_str().unwrap();
+    let tier = dir.join("awari-6x4/tier-010.mtb");
+    let named = tier.display().to_string();
+    // A named pipe: opening it would wait for a writer for ever.
+    std::fs::remove_file(&tier).unwrap();
+    let made = Command::new("mkfifo").arg(&tier).status().unwrap();
+    assert!(made.success());
+    let limit = Duration::from_secs(20);
+    for args in [
+        vec!["query", "awari", "0 0 1 2 0 3 1 0 0 2 0 1", "--dir", d],
+        vec!["verify", "awari", "--dir", d],
+        vec!["info", "--dir", d],
+    ] {
+        let out = within(limit, &args);
+        let t = text(&out);
+        assert!(!out.status.success(), "{args:?}: {t}");
+        assert!(
+            t.contains(&named) && t.contains("named pipe"),
+            "{args:?}: {t}"
+        );
+    }
+    // A build replaces it with the tier, saying so.
+    let out = within(
+        limit,
+        &["build", "awari", "--max-seeds", "10", "--dir", d, "-q"],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("named pipe"));
+    assert!(std::fs::metadata(&tier).unwrap().is_file());
+    // A folder: the build stops, naming it, and leaves no temporary file.
+    std::fs::remove_file(&tier).unwrap();
+    std::fs::create_dir(&tier).unwrap();
+    let out = within(
+        limit,
+        &["build", "awari", "--max-seeds", "10", "--dir", d, "-q"],
+    );
+    let t = text(&out);
+    assert!(!out.status.success());
+    assert!(
+        t.contains(&named) && t.contains("is a folder") && t.contains("remove it"),
+        "{t}"
+    );
+    let tmp: Vec<_> = std::fs::read_dir(dir.join("awari-6x4"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|f| f.ends_with(".tmp"))
+        .collect();
+    assert!(tmp.is_empty(), "{tmp:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn two_builds_into_one_folder_both_end_with_the_same_files() {
+    let single = scratch("concurrent-single");
+    build(&single, "15");
+    for run in 0..3 {
+        let dir = scratch(&format!("concurrent-{run}"));
+        let d = dir.to_str().unwrap();
+        let args = ["build", "awari", "--max-seeds", "15", "--dir", d, "-q"];
+        let a = Command::new(BIN).args(args).output_async();
+        let b = Command::new(BIN).args(args).output_async();
+        let (a, b) = (a.join().unwrap(), b.join().unwrap());
+        assert!(a.status.success(), "{}", text(&a));
+        assert!(b.status.success(), "{}", text(&b));
+        for n in 0..=15 {
+            let f = format!("awari-6x4/tier-{n:03}.mtb");
+            assert!(
+                std::fs::read(single.join(&f)).unwrap() == std::fs::read(dir.join(&f)).unwrap(),
+                "{f}"
+            );
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    let _ = std::fs::remove_dir_all(&single);
+}
+
+/// Starting a command without waiting for it.
+trait Async {
+    fn output_async(&mut self) -> std::thread::JoinHandle<Output>;
+}
+
+impl Async for Command {
+    fn output_async(&mut self) -> std::thread::JoinHandle<Output> {
+        let child = self
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::spawn(move || child.wait_with_output().unwrap())
+    }
+}
+
+#[test]
+fn a_forged_value_is_found_by_verify_and_repaired_by_build_repair() {
+    let dir = scratch("forged");
+    build(&dir, "9");
+    let d = dir.to_str().unwrap();
+    let tier = dir.join("awari-6x4/tier-009.mtb");
+    let good = std::fs::read(&tier).unwrap();
+    // One value changed, and the header's checksum made to match (see docs/table-format.md).
+    let mut bytes = good.clone();
+    bytes[128 + 1000] = (bytes[128 + 1000] as i8 + 1) as u8;
+    let sum = xxh3(&bytes[128..]);
+    bytes[40..48].copy_from_slice(&sum.to_le_bytes());
+    let head = xxh3(&bytes[..120]);
+    bytes[120..128].copy_from_slice(&head.to_le_bytes());
+    std::fs::write(&tier, &bytes).unwrap();
+    // A plain build trusts a file whose checksum holds.
+    build(&dir, "9");
+    assert_eq!(std::fs::read(&tier).unwrap(), bytes);
+    let out = mancala(&["verify", "awari", "--dir", d]);
+    let t = text(&out);
+    assert!(!out.status.success());
+    assert!(
+        t.contains("tier 9 rank 1000") && t.contains("--repair"),
+        "{t}"
+    );
+    let out = mancala(&[
+        "build",
+        "awari",
+        "--max-seeds",
+        "9",
+        "--dir",
+        d,
+        "--repair",
+        "-q",
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("rebuilding"), "{}", text(&out));
+    assert_eq!(std::fs::read(&tier).unwrap(), good);
+    assert!(mancala(&["verify", "awari", "--dir", d]).status.success());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// xxh3-64, as the table format uses it (the tests of this crate keep no hash dependency).
+fn xxh3(bytes: &[u8]) -> u64 {
+    xxhash_rust::xxh3::xxh3_64(bytes)
+}
+
+#[test]
+fn every_message_leads_to_a_fix() {
+    let dir = scratch("messages");
+    build(&dir, "14");
+    let d = dir.to_str().unwrap();
+    let file = dir.join("a-file");
+    std::fs::write(&file, b"not a folder").unwrap();
+    let f = file.to_str().unwrap();
+    let empty = dir.join("empty");
+    let e = empty.to_str().unwrap();
+    let cases: &[(&[&str], &str)] = &[
+        // The build suggested repeats every option given.
+        (
+            &[
+                "query",
+                "nam-nam",
+                "--owners",
+                "ssssssnnsnnn",
+                "1 1 1 1 1 1 1 1 1 1 1 1 north",
+                "--dir",
+                e,
+            ],
+            "mancala build nam-nam --owners ssssssnnsnnn --max-seeds 12",
+        ),
+        (
+            &[
+                "query",
+                "mankala-2p",
+                "--pits",
+                "4",
+                "--rule",
+                "relay",
+                "1 1 1 1 1 1 1 1",
+                "--dir",
+                e,
+            ],
+            "mancala build mankala-2p --pits 4 --rule relay --max-seeds 8",
+        ),
+        // Presets without tables say so (and how to play them), not "unknown variant".
+        (&["tiers", "mankala-3p"], "mankala-3p has no endgame tables"),
+        (
+            &["build", "bao-kiswahili", "--dir", d],
+            "`mancala play bao-kiswahili` plays it",
+        ),
+        (
+            &["query", "madjnuni", "1 2", "--dir", d],
+            "madjnuni has no endgame tables",
+        ),
+        (&["tiers", "gabata"], "gabata cannot be played"),
+        // A file given as the table folder.
+        (&["pack", "awari", "--dir", f], "is a file, not a folder"),
+        (
+            &["query", "awari", "1 1 1 1 1 2 4 2 3 0 0 0", "--dir", f],
+            "is a file, not a folder",
+        ),
+        (
+            &["build", "awari", "--max-seeds", "4", "--dir", f],
+            "is a file, not a folder",
+        ),
+        (&["solve", "awari", "--dir", f], "is a file, not a folder"),
+        // A negative count is a bad position, not an unknown flag.
+        (
+            &["query", "awari", "-1 1 1 1 1 2 4 2 3 0 0 0", "--dir", d],
+            "negative count",
+        ),
+        (
+            &["play", "awari", "--position", "-1 1 1 1 1 2 4 2 3 0 0 0"],
+            "negative count",
+        ),
+        // Tiers asked for but missing are named, not passed over.
+        (
+            &["verify", "awari", "--max-seeds", "16", "--dir", d],
+            "tiers 15, 16 of awari-6x4 are not in",
+        ),
+        // An OS error is said once.
+        (&["pack", "awari", "--dir", e], "not built"),
+    ];
+    assert_one_line_errors(cases);
+    let out = mancala(&[
+        "query",
+        "awari",
+        "1 1 1 1 1 2 4 2 3 0 0 0",
+        "--dir",
+        "/nonexistent/tables",
+    ]);
+    let t = text(&out);
+    assert_eq!(
+        t.matches("os error").count(),
+        t.contains("os error") as usize,
+        "{t}"
+    );
+    // A damaged tier makes info fail after listing the rest.
+    let tier = dir.join("awari-6x4/tier-014.mtb");
+    let mut bytes = std::fs::read(&tier).unwrap();
+    bytes.truncate(bytes.len() - 10);
+    std::fs::write(&tier, bytes).unwrap();
+    let out = mancala(&["info", "--dir", d]);
+    assert!(!out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains("cannot be read as tables"),
+        "{}",
+        text(&out)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_line_that_is_not_text_is_a_bad_move_not_the_end_of_the_game() {
+    use std::io::Write;
+    let mut child = Command::new(BIN)
+        .args([
+            "play", "kalah", "--seeds", "1", "--pits", "2", "--engine", "north", "--tables", "0",
+            "-q",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"\xff\xfe\n0\nquit\n").unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert!(t.contains("not text"), "{t}");
+    assert!(
+        t.contains("South plays 0") || t.contains("(engine) plays"),
+        "{t}"
+    );
+}
