@@ -134,7 +134,7 @@ fn kill_and_resume(name: &str, extra: &[&str]) {
     let left: Vec<_> = std::fs::read_dir(&key_dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|f| !f.ends_with(".mtb"))
+        .filter(|f| !f.ends_with(".mtb") && f != ".lock")
         .collect();
     assert!(left.is_empty(), "left behind: {left:?}");
     let _ = std::fs::remove_dir_all(&dir);

@@ -83,7 +83,7 @@ fn processes_write_the_files_of_one_process() {
             let leftovers: Vec<_> = std::fs::read_dir(dir.join(rules.variant().key()))
                 .unwrap()
                 .map(|e| e.unwrap().file_name().into_string().unwrap())
-                .filter(|f| !f.ends_with(".mtb"))
+                .filter(|f| !f.ends_with(".mtb") && f != ".lock")
                 .collect();
             assert!(
                 leftovers.is_empty(),
