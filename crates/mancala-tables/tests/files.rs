@@ -87,7 +87,6 @@ fn budgeted_plans_write_the_same_files() {
         let max = 13;
         let free = scratch("free");
         build_in(&free, &r, max, 2, false);
-        let ix = mancala_index::Indexer::new(&r, max).unwrap();
         // With room for it all, the top tier reads the lower tiers at random.
         let walk = &plan(&r, max, u64::MAX, 2, &Rates::default()).unwrap()[max];
         assert!(!walk.layout.scan && !walk.exits_on_disk(), "{key}");
