@@ -786,6 +786,15 @@ pub struct PlanCmd {
     )]
     network: f64,
 
+    /// Millions of positions a core solves a second with thresholds (default: the rate
+    /// measured on the reference machine; big tiers run slower, see docs/performance.md)
+    #[arg(long, value_name = "M", allow_negative_numbers = true)]
+    rate: Option<f64>,
+
+    /// Disk (or shared file system) reads and writes, gigabytes a second
+    #[arg(long, value_name = "GB", allow_negative_numbers = true)]
+    disk: Option<f64>,
+
     /// Print one JSON object: the budget and each tier's plan
     #[arg(long)]
     json: bool,
@@ -805,9 +814,18 @@ impl PlanCmd {
         if !(self.network > 0.0 && self.network <= 1e6) {
             bail!("--network must be between 0 and 1000000 gigabits a second");
         }
+        let default = Rates::default();
+        if self.rate.is_some_and(|r| !(r > 0.0 && r <= 1e4)) {
+            bail!("--rate must be above 0 and at most 10000 (millions of positions a core a second)");
+        }
+        if self.disk.is_some_and(|d| !(d > 0.0 && d <= 1e4)) {
+            bail!("--disk must be above 0 and at most 10000 gigabytes a second");
+        }
         let rates = Rates {
             network: self.network * 1e9 / 8.0,
-            ..Rates::default()
+            threshold_per_core: self.rate.map_or(default.threshold_per_core, |r| r * 1e6),
+            disk: self.disk.map_or(default.disk, |d| d * 1e9),
+            ..default
         };
         let tiers = match self.ranks {
             Some(0) => bail!("--ranks must be at least 1"),
@@ -956,7 +974,7 @@ impl PlanCmd {
             );
         }
         println!(
-            "(times assume the rates measured on a 2-core machine at tiers of 10^8 positions hold at every size and thread count: {:.1} M positions a second a core with thresholds, {:.1} M in one pass, {:.1} GB/s disk; bigger tiers run slower, see docs/performance.md)",
+            "(times assume these rates hold at every size and thread count: {:.1} M positions a second a core with thresholds, {:.1} M in one pass, {:.1} GB/s disk; the defaults were measured on a 2-core machine at tiers of 10^8 positions, and bigger tiers run slower: --rate and --disk set others, see docs/performance.md)",
             rates.threshold_per_core / 1e6,
             rates.one_pass_per_core / 1e6,
             rates.disk / 1e9

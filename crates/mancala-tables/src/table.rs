@@ -95,10 +95,16 @@ impl Table {
                 header.block
             )));
         }
-        if check_payload && format::checksum(payload) != header.checksum {
-            return Err(FileError::Checksum {
-                path: path.to_path_buf(),
-            });
+        if check_payload {
+            if format::checksum(payload) != header.checksum {
+                return Err(FileError::Checksum {
+                    path: path.to_path_buf(),
+                });
+            }
+            // The check read every page: hand them back, so that checking many big tiers
+            // does not hold them all (they are read from the file again when probed).
+            // SAFETY: as in `release_below`: a read-only map of a file nothing modifies.
+            let _ = unsafe { map.unchecked_advise(memmap2::UncheckedAdvice::DontNeed) };
         }
         let data = match header.encoding {
             Encoding::Raw => Data::Mapped(map),
