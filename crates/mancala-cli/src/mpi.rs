@@ -4,7 +4,8 @@
 //! Updates go in bulk all-to-all exchanges. MPI counts elements with 32-bit integers, so a
 //! big exchange is cut into rounds of at most `2^31 / N` elements a pair (every process
 //! takes as many rounds as the one that needs the most); `MANCALA_MPI_CHUNK` sets a smaller
-//! limit, which the tests use to go through several rounds.
+//! limit, which the tests use to go through several rounds (the smallest any process was
+//! given holds for all).
 
 use anyhow::{Context, Result};
 use mancala_tables::Cluster;
@@ -30,17 +31,31 @@ impl Mpi {
     pub fn init() -> Result<Mpi> {
         let (universe, _) = mpi::initialize_with_threading(Threading::Funneled)
             .context("MPI could not start (is this run under mpirun?)")?;
+        // A panic in any process stops them all: otherwise it would unwind into MPI's
+        // finalize while the others wait for it in a collective step, for ever.
+        let report = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            report(info);
+            // SAFETY: MPI is initialised (this hook is set after it), and MPI_Abort may be
+            // called from any thread; it does not return.
+            unsafe {
+                mpi::ffi::MPI_Abort(mpi::ffi::RSMPI_COMM_WORLD, 101);
+            }
+        }));
         let world = universe.world();
         let most = (i32::MAX as u64) / world.size().max(1) as u64;
-        let chunk = std::env::var("MANCALA_MPI_CHUNK")
+        let asked = std::env::var("MANCALA_MPI_CHUNK")
             .ok()
             .and_then(|c| c.parse::<u64>().ok())
             .map_or(most, |c| c.clamp(1, most));
-        Ok(Mpi {
+        let mut mpi = Mpi {
             world,
             _universe: universe,
-            chunk,
-        })
+            chunk: most,
+        };
+        // Every process must cut the exchanges alike: the smallest chunk any asked for.
+        mpi.chunk = u64::MAX - mpi.max(u64::MAX - asked);
+        Ok(mpi)
     }
 
     /// How many processes of the job run on this machine (they share its cores).

@@ -301,13 +301,25 @@ impl BuildCmd {
     #[cfg(feature = "mpi")]
     fn run_distributed(&self) -> Result<()> {
         use mancala_tables::{build_distributed, Cluster};
+        // Everything that can be refused is checked before MPI starts: after, an error on
+        // one process must stop them all.
         let rules = self.table.rules()?;
         self.checkpoint_every()?;
+        crate::args::threads(self.threads)?;
+        if let Some(m) = self.memory {
+            check_memory(m)?;
+        }
         let mpi = crate::mpi::Mpi::init()?;
         let (me, processes, here) = (mpi.rank(), mpi.size(), mpi.on_this_machine());
-        let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+        let stop = |e: anyhow::Error| -> ! {
+            eprintln!("error (process {me} of {processes}): {e:#}");
+            mpi.abort(1)
+        };
+        let cores = crate::args::cores();
         let threads = self.threads.unwrap_or((cores / here).max(1));
-        set_threads(Some(threads))?;
+        if let Err(e) = set_threads(Some(threads)) {
+            stop(e);
+        }
         let budget = self.memory.unwrap_or(default_budget() / here as u64);
         let opts = BuildOptions {
             dir: self.table.dir.clone(),
@@ -350,11 +362,7 @@ impl BuildCmd {
                 }
                 Ok(())
             }
-            Err(e) => {
-                let e = self.table.advice().table(e);
-                eprintln!("error (process {me} of {processes}): {e:#}");
-                mpi.abort(1)
-            }
+            Err(e) => stop(self.table.advice().table(e)),
         }
     }
 }
@@ -816,7 +824,9 @@ impl PlanCmd {
         }
         let default = Rates::default();
         if self.rate.is_some_and(|r| !(r > 0.0 && r <= 1e4)) {
-            bail!("--rate must be above 0 and at most 10000 (millions of positions a core a second)");
+            bail!(
+                "--rate must be above 0 and at most 10000 (millions of positions a core a second)"
+            );
         }
         if self.disk.is_some_and(|d| !(d > 0.0 && d <= 1e4)) {
             bail!("--disk must be above 0 and at most 10000 gigabytes a second");

@@ -171,8 +171,24 @@ impl Oracle {
     /// Opens whatever tiers `0..=max` are built, without building any: a question the tables
     /// do not cover is then searched over the complete range among them.
     pub fn open_built(&mut self, max: usize) -> Result<(), OracleError> {
+        self.open_built_checked(max, true)
+    }
+
+    /// [`Oracle::open_built`], checking each file's header but its payload's checksum only
+    /// if `check_payload` (reading every byte of big tables takes a while: a server that must
+    /// answer at once leaves that to `verify`).
+    pub fn open_built_checked(
+        &mut self,
+        max: usize,
+        check_payload: bool,
+    ) -> Result<(), OracleError> {
         let max = max.min(self.rules.max_seeds()).min(MAX_TIER);
-        self.tables = Some(Tables::open(&self.settings.dir, &self.rules, max, true)?);
+        self.tables = Some(Tables::open(
+            &self.settings.dir,
+            &self.rules,
+            max,
+            check_payload,
+        )?);
         Ok(())
     }
 

@@ -17,7 +17,7 @@ use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tokio::sync::Semaphore;
+use tokio::sync::{OnceCell, Semaphore};
 
 /// The page, served as is: no build step.
 const PAGE: &str = include_str!("page.html");
@@ -27,7 +27,7 @@ pub fn router(config: Config) -> Router {
     let shared = Arc::new(Shared {
         searches: Arc::new(Semaphore::new(config.searches.max(1))),
         config,
-        sets: Mutex::new(HashMap::new()),
+        sets: Mutex::new(Sets::default()),
     });
     Router::new()
         .route("/", get(page))
@@ -39,21 +39,43 @@ pub fn router(config: Config) -> Router {
         .with_state(shared)
 }
 
+/// Rule sets kept open at most; the one asked for least recently goes first (with its
+/// searcher's transposition table), so that requests naming ever new variants cannot make
+/// the server's memory grow without bound.
+const KEEP: usize = 16;
+
 /// What every request shares: the configuration, the rule sets opened so far, and the
 /// permits of the searches.
 struct Shared {
     config: Config,
-    /// By table key, opened at the first request that names them.
-    sets: Mutex<HashMap<String, Arc<RuleSet>>>,
+    sets: Mutex<Sets>,
     searches: Arc<Semaphore>,
 }
 
-/// One rule set: its tables opened once for every reader, and a searcher (one search of a
-/// rule set at a time: it keeps its transposition table between questions).
+/// The rule sets asked for, by table key: each opened once (by the first request that
+/// names it, off the request threads), with when it was last asked for.
+#[derive(Default)]
+struct Sets {
+    open: HashMap<String, (Arc<OnceCell<Arc<RuleSet>>>, u64)>,
+    clock: u64,
+}
+
+/// One rule set: its tables opened once for every reader, and a searcher made at the first
+/// search (one search of a rule set at a time: it keeps its transposition table between
+/// questions).
 struct RuleSet {
     rules: Rules,
+    /// The largest tier with a file in the folder: the tables are indexed up to it only
+    /// (a game of 112 seeds cannot be indexed whole, and need not be).
+    built: Option<usize>,
     reader: Oracle,
-    searcher: Mutex<Oracle>,
+    searcher: Mutex<Option<Oracle>>,
+}
+
+/// Locks `m`, whatever a panicking holder left (the maps and oracles stay consistent: a
+/// panic never leaves one half changed).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// The query string as pairs (a name may come more than once: `rule`).
@@ -201,30 +223,66 @@ fn spec(p: &[(String, String)]) -> Result<GameSpec, ApiError> {
 }
 
 impl Shared {
-    /// The rule set a request names, opened at its first request.
-    fn rule_set(&self, spec: &GameSpec) -> Result<Arc<RuleSet>, ApiError> {
+    /// The rule set a request names, opened at its first request (off the request
+    /// threads; other requests wait only for the rule set they name).
+    async fn rule_set(self: &Arc<Self>, spec: &GameSpec) -> Result<Arc<RuleSet>, ApiError> {
         let variant = spec.variant().map_err(|e| {
             ApiError::bad(format!(
                 "{e} (/api/variants lists the presets with tables and their options)"
             ))
         })?;
         let key = variant.key();
-        let mut sets = self.sets.lock().expect("no panic holds the lock");
-        if let Some(s) = sets.get(&key) {
-            return Ok(s.clone());
-        }
-        let rules = Rules::new(variant);
-        let set = Arc::new(RuleSet {
-            reader: self.oracle(&rules)?,
-            searcher: Mutex::new(self.oracle(&rules)?),
-            rules,
-        });
-        sets.insert(key, set.clone());
-        Ok(set)
+        let cell = {
+            let mut sets = lock(&self.sets);
+            sets.clock += 1;
+            let now = sets.clock;
+            let cell = {
+                let entry = sets
+                    .open
+                    .entry(key.clone())
+                    .or_insert_with(|| (Arc::new(OnceCell::new()), now));
+                entry.1 = now;
+                entry.0.clone()
+            };
+            if sets.open.len() > KEEP {
+                let oldest = sets
+                    .open
+                    .iter()
+                    .filter(|(k, _)| **k != key)
+                    .min_by_key(|(_, (_, used))| *used)
+                    .map(|(k, _)| k.clone());
+                if let Some(k) = oldest {
+                    sets.open.remove(&k);
+                }
+            }
+            cell
+        };
+        let shared = self.clone();
+        cell.get_or_try_init(|| async move {
+            tokio::task::spawn_blocking(move || shared.open(variant))
+                .await
+                .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?
+        })
+        .await
+        .cloned()
     }
 
-    /// An oracle over the tiers built for `rules` (none: search alone).
-    fn oracle(&self, rules: &Rules) -> Result<Oracle, ApiError> {
+    /// Opens a rule set: its tiers in the folder (headers checked; `mancala verify` checks
+    /// every byte), or none.
+    fn open(&self, variant: Variant) -> Result<Arc<RuleSet>, ApiError> {
+        let rules = Rules::new(variant);
+        let built = highest_tier(&self.config.dir, &rules);
+        let reader = self.oracle(&rules, built)?;
+        Ok(Arc::new(RuleSet {
+            rules,
+            built,
+            reader,
+            searcher: Mutex::new(None),
+        }))
+    }
+
+    /// An oracle over the tiers up to `built` (none: search alone).
+    fn oracle(&self, rules: &Rules, built: Option<usize>) -> Result<Oracle, ApiError> {
         let c = &self.config;
         let settings = Settings {
             dir: c.dir.clone(),
@@ -237,15 +295,10 @@ impl Shared {
             },
         };
         let mut oracle = Oracle::new(rules.clone(), settings);
-        let max = rules.max_seeds().min(MAX_TIER);
-        let key = rules.variant().key();
-        let built = Tables::open(&c.dir, rules, max, false)
-            .map_err(|e| ApiError::oracle(e.into(), &key))?
-            .complete_up_to();
-        if built.is_some() {
+        if let Some(max) = built {
             oracle
-                .open_built(max)
-                .map_err(|e| ApiError::oracle(e, &key))?;
+                .open_built_checked(max, false)
+                .map_err(|e| ApiError::oracle(e, &rules.variant().key()))?;
         }
         Ok(oracle)
     }
@@ -267,7 +320,7 @@ impl Shared {
     /// Runs `f` on the rule set's searcher off the request threads, once a search permit is
     /// free (waiting for one at most `seconds`), with `seconds` as its time limit.
     async fn search<T: Send + 'static>(
-        &self,
+        self: &Arc<Self>,
         set: Arc<RuleSet>,
         seconds: f64,
         f: impl FnOnce(&mut Oracle) -> Result<T, OracleError> + Send + 'static,
@@ -283,19 +336,34 @@ impl Shared {
                 )
             })?
             .map_err(|_| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "shutting down"))?;
-        let out = tokio::task::spawn_blocking(move || {
+        let shared = self.clone();
+        tokio::task::spawn_blocking(move || {
             let _permit = permit;
-            let mut oracle = set
-                .searcher
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            let mut searcher = lock(&set.searcher);
+            if searcher.is_none() {
+                *searcher = Some(shared.oracle(&set.rules, set.built)?);
+            }
+            let oracle = searcher.as_mut().expect("made above");
             oracle.set_time_limit(Some(seconds));
-            f(&mut oracle)
+            f(oracle).map_err(|e| ApiError::oracle(e, &key))
         })
         .await
-        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?;
-        out.map_err(|e| ApiError::oracle(e, &key))
+        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?
     }
+}
+
+/// The largest tier of `rules` with a file in the table folder `dir`.
+fn highest_tier(dir: &std::path::Path, rules: &Rules) -> Option<usize> {
+    let folder = dir.join(rules.variant().key());
+    std::fs::read_dir(folder)
+        .ok()?
+        .filter_map(|e| {
+            let name = e.ok()?.file_name().into_string().ok()?;
+            let n = name.strip_prefix("tier-")?.strip_suffix(".mtb")?;
+            n.parse::<usize>().ok()
+        })
+        .filter(|&n| n <= rules.max_seeds().min(MAX_TIER))
+        .max()
 }
 
 /// The game a request describes: its position (the start without one), then its moves.
@@ -392,7 +460,7 @@ fn params_of(v: &Variant) -> Value {
 /// `GET /api/play`: the board after the moves, as `mancala play --json`, with the position
 /// as a query takes it and the seeds in the pits.
 async fn play(State(s): State<Arc<Shared>>, Query(p): Params) -> Result<Json<Value>, ApiError> {
-    let set = s.rule_set(&spec(&p)?)?;
+    let set = s.rule_set(&spec(&p)?).await?;
     let g = game_of(&set.rules, &p)?;
     let mut v = json::game(&g);
     v["position"] = json!(json::position_text(&g));
@@ -405,7 +473,7 @@ async fn play(State(s): State<Arc<Shared>>, Query(p): Params) -> Result<Json<Val
 /// when they hold the position, else by a search within the time limit (or, with
 /// `tables_only=true`, a 404 that says which tiers are built).
 async fn query(State(s): State<Arc<Shared>>, Query(p): Params) -> Result<Json<Value>, ApiError> {
-    let set = s.rule_set(&spec(&p)?)?;
+    let set = s.rule_set(&spec(&p)?).await?;
     let seconds = s.seconds(&p)?;
     let b = game_of(&set.rules, &p)?.board();
     let n = b.total() as usize;
@@ -436,7 +504,7 @@ async fn query(State(s): State<Arc<Shared>>, Query(p): Params) -> Result<Json<Va
 /// `GET /api/solve`: value (or the bounds proven when the time limit came first), best
 /// moves and a principal variation, as `mancala solve --json`.
 async fn solve(State(s): State<Arc<Shared>>, Query(p): Params) -> Result<Json<Value>, ApiError> {
-    let set = s.rule_set(&spec(&p)?)?;
+    let set = s.rule_set(&spec(&p)?).await?;
     let seconds = s.seconds(&p)?;
     let b = game_of(&set.rules, &p)?.board();
     let key = set.rules.variant().key();

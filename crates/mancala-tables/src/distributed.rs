@@ -15,7 +15,7 @@ use crate::lock::lock_folder;
 use crate::machine::peak_rss_mb;
 use crate::plan::{self, Rates};
 use crate::set::Decoded;
-use crate::solver::{solve_slice, Layout};
+use crate::solver::{solve_slice, Layout, MAX_STATE_TIER};
 use crate::table::{tier_path, write_table_from_parts, Table};
 use crate::{FileError, NotDistributed, TableError};
 use mancala_index::Indexer;
@@ -45,6 +45,7 @@ pub fn build_distributed(
         what,
     };
     plan::check_tiers(rules, opts.max_seeds)?;
+    check_state_tiers(rules, opts.max_seeds)?;
     if !rules.can_unsow() {
         return Err(refuse(NotDistributed::RelaySowing));
     }
@@ -118,7 +119,8 @@ pub fn build_distributed(
         let started = Instant::now();
         let bounds = &slices[n];
         let (lo, hi) = (bounds[me], bounds[me + 1]);
-        obs.tier_started(n, hi - lo, crate::solver::progress_units(rules, hi - lo));
+        // Every tier is solved with thresholds here: two passes' worth of units.
+        obs.tier_started(n, hi - lo, 2 * (hi - lo));
         let mut layout = plans
             .as_ref()
             .map_or_else(Layout::default, |p| p[n].layout.clone());
@@ -129,6 +131,8 @@ pub fn build_distributed(
             inner: cluster,
             sent: Cell::new(0),
         };
+        // An error inside the solve leaves the other processes in a collective step: it
+        // returns at once, for the caller to stop the whole job.
         let values = solve_slice(
             rules,
             &ix,
@@ -138,11 +142,11 @@ pub fn build_distributed(
             &layout,
             bounds,
             &counted,
-        );
+        )
+        .map_err(|e| FileError::io(layout.exit_file.as_deref().unwrap_or(&path), e))?;
         let part = part_path(&path, me);
-        let written = values
-            .map_err(|e| FileError::io(layout.exit_file.as_deref().unwrap_or(&path), e))
-            .and_then(|v| write_part(&part, &v));
+        let written = write_part(&part, &values);
+        drop(values);
         let failed = cluster.sum(written.is_err() as u64);
         written?;
         if failed > 0 {
@@ -157,9 +161,7 @@ pub fn build_distributed(
             let parts: Vec<PathBuf> = (0..processes).map(|r| part_path(&path, r)).collect();
             let done = write_table_from_parts(&path, &key, n, &ix, &parts);
             if done.is_ok() {
-                for p in &parts {
-                    let _ = std::fs::remove_file(p);
-                }
+                remove_parts(&path);
             }
             done.map(Some)
         } else {
@@ -189,6 +191,38 @@ pub fn build_distributed(
         tables.push(Some(table));
     }
     Ok(reports)
+}
+
+/// The largest tier a distributed build solves: its threshold solver's one-byte state holds
+/// values up to [`MAX_STATE_TIER`] for every rule set (Kalah-type ones included, which a
+/// single process solves otherwise).
+fn check_state_tiers(rules: &Rules, max: usize) -> Result<(), TableError> {
+    if max > MAX_STATE_TIER {
+        return Err(TableError::TooLarge {
+            tier: max,
+            key: rules.variant().key(),
+            why: format!(
+                "a distributed build solves with thresholds, whose one-byte state holds values up to {MAX_STATE_TIER} seeds (build the tiers above in one process)"
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// Removes every part file of the tier whose table is `table`, whatever process wrote it
+/// (an earlier run may have had more processes).
+fn remove_parts(table: &Path) {
+    let (Some(dir), Some(stem)) = (table.parent(), table.file_stem()) else {
+        return;
+    };
+    let prefix = format!("{}.part-", stem.to_string_lossy());
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.flatten() {
+            if e.file_name().to_string_lossy().starts_with(&prefix) {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
+    }
 }
 
 /// The file of process `rank`'s slice of the tier whose table is `table`.

@@ -284,6 +284,15 @@ pub fn plan_distributed(
     rates: &Rates,
 ) -> Result<Vec<Result<TierPlan, TableError>>, TableError> {
     check_tiers(rules, max)?;
+    if max > MAX_STATE_TIER {
+        return Err(TableError::TooLarge {
+            tier: max,
+            key: rules.variant().key(),
+            why: format!(
+                "a distributed build solves with thresholds, whose one-byte state holds values up to {MAX_STATE_TIER} seeds"
+            ),
+        });
+    }
     let ix = Indexer::new(rules, max)?;
     let processes = processes.max(1);
     Ok((0..=max)
