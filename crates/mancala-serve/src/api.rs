@@ -56,9 +56,12 @@ struct Shared {
 /// names it, off the request threads), with when it was last asked for.
 #[derive(Default)]
 struct Sets {
-    open: HashMap<String, (Arc<OnceCell<Arc<RuleSet>>>, u64)>,
+    open: HashMap<String, (Opening, u64)>,
     clock: u64,
 }
+
+/// A rule set once opened (the first request to find it empty opens it).
+type Opening = Arc<OnceCell<Arc<RuleSet>>>;
 
 /// One rule set: its tables opened once for every reader, and a searcher made at the first
 /// search (one search of a rule set at a time: it keeps its transposition table between
