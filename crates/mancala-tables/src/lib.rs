@@ -57,7 +57,7 @@ pub use machine::{peak_rss_mb, physical_memory};
 pub use set::Tables;
 pub use solver::{progress_units, solve_tier, Checkpoint, Layout, MAX_STATE_TIER};
 pub use table::{tier_path, write_table, write_table_from_parts, Table};
-pub use verify::{verify, verify_tables, BadEntry, VerifyReport};
+pub use verify::{verify, verify_tables, verify_within, BadEntry, VerifyReport};
 
 use std::path::{Path, PathBuf};
 

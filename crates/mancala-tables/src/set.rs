@@ -126,6 +126,11 @@ impl Tables {
         &self.dir
     }
 
+    /// Every tier's table (`None` where not built).
+    pub(crate) fn tiers(&self) -> &[Option<Table>] {
+        &self.tiers
+    }
+
     /// The table of tier `n`, if built.
     pub fn tier(&self, n: usize) -> Option<&Table> {
         self.tiers.get(n).and_then(|t| t.as_ref())

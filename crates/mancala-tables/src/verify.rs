@@ -1,7 +1,7 @@
 //! Re-checking built tables: every header and checksum, then every position against its
 //! children (the value must equal the best move's value: docs/rules.md, Conventions).
 
-use crate::set::Tables;
+use crate::set::{Decoded, Tables};
 use crate::table::Table;
 use crate::TableError;
 use mancala_index::Indexer;
@@ -45,6 +45,12 @@ pub fn verify(rules: &Rules, dir: &Path, max: usize) -> Result<VerifyReport, Tab
 /// Verifies tiers `0..=max` of tables already open (raw or decoded: the published database's
 /// files, say).
 pub fn verify_tables(tables: &Tables, max: usize) -> Result<VerifyReport, TableError> {
+    verify_within(tables, max, crate::plan::default_budget())
+}
+
+/// [`verify_tables`] within `budget` bytes of memory: a tier that does not fit with every
+/// tier below it is checked reading them in order, a slice at a time.
+pub fn verify_within(tables: &Tables, max: usize, budget: u64) -> Result<VerifyReport, TableError> {
     let rules = tables.rules();
     let ix = tables.indexer();
     let mut report = VerifyReport {
@@ -55,17 +61,84 @@ pub fn verify_tables(tables: &Tables, max: usize) -> Result<VerifyReport, TableE
         let Some(table) = tables.tier(n).filter(|t| t.raw().is_some()) else {
             continue;
         };
-        let value_of = |b: mancala_rules::Board| -> Option<i32> {
-            let t = b.total() as usize;
-            tables.tier(t)?.get(ix.rank(b)?).map(i32::from)
+        let size = ix.size(n);
+        report.tiers.push((n, size));
+        // The tier and every one below it read at random while they fit in memory; beyond,
+        // the lower tiers are read in order, a slice of the tier at a time.
+        let all: u64 = (0..=n).map(|k| ix.size(k)).sum();
+        let bad = if all <= budget {
+            let value_of = |b: Board| -> Option<i32> {
+                let t = b.total() as usize;
+                tables.tier(t)?.get(ix.rank(b)?).map(i32::from)
+            };
+            first_bad(rules, ix, n, table, value_of)
+        } else {
+            let room = budget.saturating_sub(size).max(1);
+            let slices = (size.div_ceil(room) as usize).clamp(1, crate::plan::MAX_SLICES);
+            first_bad_scanned(tables, n, table, slices)
         };
-        report.tiers.push((n, ix.size(n)));
-        if let Some(bad) = first_bad(rules, ix, n, table, value_of) {
-            report.first_bad = Some(bad);
+        if bad.is_some() {
+            report.first_bad = bad;
             break;
         }
     }
     Ok(report)
+}
+
+/// [`first_bad`] for a tier whose lower tiers do not fit in memory: in `slices` slices, the
+/// best exits of a slice are worked out as the builder's scan does (each lower tier read
+/// once, in order), and each position's value is checked against its best exit and its quiet
+/// moves' values, read from its own tier.
+fn first_bad_scanned(tables: &Tables, n: usize, table: &Table, slices: usize) -> Option<BadEntry> {
+    let (rules, ix) = (tables.rules(), tables.indexer());
+    let lower = Decoded::new(tables.tiers());
+    let mut bounds = crate::cluster::split(ix, n, slices, (0, ix.size(n)));
+    bounds.dedup();
+    let m = rules.pits();
+    for w in bounds.windows(2) {
+        let (lo, hi) = (w[0], w[1]);
+        let exits = crate::solver::best_exits(rules, ix, n, &lower, (lo, hi));
+        let chunk = 1u64 << 14;
+        let starts: Vec<u64> = (lo..hi).step_by(chunk as usize).collect();
+        let bad = starts
+            .par_iter()
+            .filter_map(|&start| {
+                let len = chunk.min(hi - start) as usize;
+                for (i, b) in ix.walk_from(n, start).take(len).enumerate() {
+                    let r = start + i as u64;
+                    let stored = table.get(r).map_or(i32::MIN, i32::from);
+                    let exit = exits[(r - lo) as usize] as i8;
+                    let recomputed = match rules.node(b) {
+                        Node::Terminal { .. } => Some(exit as i32),
+                        Node::Moves(kids) => kids
+                            .iter()
+                            .filter(|c| c.is_quiet())
+                            .map(|c| {
+                                let v = table.get(ix.rank(c.board)?)?;
+                                Some(c.value(v as i32))
+                            })
+                            .try_fold(exit as i32, |best, v| v.map(|v| best.max(v))),
+                    }
+                    .unwrap_or(i32::MIN);
+                    if stored != recomputed {
+                        return Some(BadEntry {
+                            path: table.path().to_path_buf(),
+                            tier: n,
+                            rank: r,
+                            position: b.pits(2 * m),
+                            stored,
+                            recomputed,
+                        });
+                    }
+                }
+                None
+            })
+            .min_by_key(|e| e.rank);
+        if bad.is_some() {
+            return bad;
+        }
+    }
+    None
 }
 
 /// The first position of tier `n` (in rank order) whose value in `table` is not its best

@@ -5,7 +5,8 @@
 use mancala_rules::{Options, Preset, Rules, Variant};
 use mancala_tables::plan::{plan, Rates, TierPlan};
 use mancala_tables::{
-    build, format, pack, tier_path, verify, BuildOptions, FileError, Table, TableError, Tables,
+    build, format, pack, tier_path, verify, verify_within, BuildOptions, FileError, Table,
+    TableError, Tables,
 };
 use std::path::{Path, PathBuf};
 
@@ -82,9 +83,12 @@ fn budgeted_plans_write_the_same_files() {
         )
         .unwrap(),
     );
-    for r in [rules(Preset::Awari), rules(Preset::Oware), wari] {
+    for (r, max) in [
+        (rules(Preset::Awari), 14),
+        (rules(Preset::Oware), 13),
+        (wari, 13),
+    ] {
         let key = r.variant().key();
-        let max = 13;
         let free = scratch("free");
         build_in(&free, &r, max, 2, false);
         // With room for it all, the top tier reads the lower tiers at random.
@@ -353,6 +357,22 @@ fn a_damaged_tier_is_rebuilt_and_the_verifier_catches_wrong_values() {
     assert_eq!(bad.tier, 10);
     assert_eq!(bad.path, path);
     assert!(bad.rank <= rank as u64);
+    // With too little memory for the tiers at random, the verifier reads the lower tiers in
+    // order, a slice at a time, and finds the same entry (and nothing in sound tiers).
+    let tables = Tables::open(&dir, &r, 10, true).unwrap();
+    for budget in [400_000u64, 1_000_000, 3_000_000] {
+        let scanned = verify_within(&tables, 10, budget).unwrap();
+        let b = scanned.first_bad.expect("found reading in order");
+        assert_eq!(
+            (b.tier, b.rank, b.stored, b.recomputed),
+            (bad.tier, bad.rank, bad.stored, bad.recomputed)
+        );
+        assert!(verify_within(&tables, 9, budget)
+            .unwrap()
+            .first_bad
+            .is_none());
+    }
+    drop(tables);
 
     // A flipped bit makes the builder rebuild that tier, and only that tier.
     f[format::HEADER_LEN + rank] ^= 0x10;

@@ -86,6 +86,25 @@ pub(crate) fn solve_slice<L: LowerTiers>(
     retrograde::solve(job, retrograde::GROUP_CHUNKS, layout.scan, layout, Some(c))
 }
 
+/// Phase 1 of tier `n` on its ranks `lo..hi` alone (at block starts in the published
+/// order): each position's best exit ([`crate::core::NO_EXIT`] if none), by the scan in the
+/// lower tiers' order where the rules and the order allow, else position by position. For a
+/// verifier of tiers whose lower tiers do not fit in memory.
+pub(crate) fn best_exits<L: LowerTiers>(
+    rules: &Rules,
+    ix: &Indexer,
+    n: usize,
+    lower: &L,
+    (lo, hi): (u64, u64),
+) -> Bytes {
+    let job = Job {
+        bounds: vec![lo, hi].into(),
+        slice: 0,
+        ..Job::new(rules, ix, n, lower)
+    };
+    retrograde::phase1(&job, true).1
+}
+
 /// How the threshold solver lays a tier out (see [`crate::plan`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Layout {
