@@ -74,7 +74,8 @@ pub fn verify_within(tables: &Tables, max: usize, budget: u64) -> Result<VerifyR
             first_bad(rules, ix, n, table, value_of)
         } else {
             let room = budget.saturating_sub(size).max(1);
-            let slices = (size.div_ceil(room) as usize).clamp(1, crate::plan::MAX_SLICES);
+            // A slice costs two bytes a position (quiet-move counts and best exits).
+            let slices = ((2 * size).div_ceil(room) as usize).clamp(1, crate::plan::MAX_SLICES);
             first_bad_scanned(tables, n, table, slices)
         };
         if bad.is_some() {
