@@ -794,8 +794,9 @@ pub struct PlanCmd {
     )]
     network: f64,
 
-    /// Millions of positions a core solves a second with thresholds (default: the rate
-    /// measured on the reference machine; big tiers run slower, see docs/performance.md)
+    /// Millions of positions a core solves a second with thresholds on tiers of up to 0.55 G
+    /// positions (default: the rate measured on the reference machine); tiers from 1.1 G
+    /// positions on are planned at half of it, as measured there (docs/performance.md)
     #[arg(long, value_name = "M", allow_negative_numbers = true)]
     rate: Option<f64>,
 
@@ -892,6 +893,9 @@ impl PlanCmd {
                     "disk_bytes_per_second": rates.disk,
                     "updates_per_position": rates.updates_per_position,
                     "network_bytes_per_second": rates.network,
+                    "big_tier_share": rates.big_tier_share,
+                    "small_tier_positions": Rates::SMALL,
+                    "big_tier_positions": Rates::BIG,
                 },
                 "tiers": rows,
                 "fits": first_over.is_none(),
@@ -984,9 +988,12 @@ impl PlanCmd {
             );
         }
         println!(
-            "(times assume these rates hold at every size and thread count: {:.1} M positions a second a core with thresholds, {:.1} M in one pass, {:.1} GB/s disk; the defaults were measured on a 2-core machine at tiers of 10^8 positions, and bigger tiers run slower: --rate and --disk set others, see docs/performance.md)",
+            "(times from rates measured on a 2-core machine, assumed to hold at any thread count: {:.1} M positions a second a core with thresholds and {:.1} M in one pass on tiers up to {:.2} G positions, {:.0}% of that on tiers from {:.1} G on (their random accesses miss every cache), {:.1} GB/s disk; --rate and --disk set others, see docs/performance.md)",
             rates.threshold_per_core / 1e6,
             rates.one_pass_per_core / 1e6,
+            Rates::SMALL / 1e9,
+            rates.big_tier_share * 100.0,
+            Rates::BIG / 1e9,
             rates.disk / 1e9
         );
         if ranks > 1 {

@@ -20,7 +20,8 @@ use std::path::Path;
 /// which the plan estimates times.
 #[derive(Clone, Copy, Debug)]
 pub struct Rates {
-    /// Positions a core solves a second with thresholds (Awari tiers 18..20).
+    /// Positions a core solves a second with thresholds on tiers up to [`Rates::SMALL`]
+    /// positions (Awari tiers 16..20 on 2026-11-25: 2.9 to 3.4 M a core; 4 M on quieter days).
     pub threshold_per_core: f64,
     /// Positions a core solves a second in one pass (Kalah tiers).
     pub one_pass_per_core: f64,
@@ -32,16 +33,42 @@ pub struct Rates {
     pub updates_per_position: f64,
     /// What each process of a distributed build can send a second, bytes.
     pub network: f64,
+    /// The share of the rates above that tiers (or slices) of [`Rates::BIG`] positions and
+    /// more reach: their random accesses miss every cache (Awari with 3 seeds a pit, tiers of
+    /// 1.1 G to 3.7 G positions on the reference machine: about half the rate of tiers of
+    /// 0.4 G). Between [`Rates::SMALL`] and [`Rates::BIG`] the share falls geometrically.
+    pub big_tier_share: f64,
+}
+
+impl Rates {
+    /// Tiers up to this many positions run at the full rates.
+    pub const SMALL: f64 = 5.5e8;
+    /// Tiers from this many positions on run at `big_tier_share` of them.
+    pub const BIG: f64 = 1.1e9;
+
+    /// The share of the rates a tier (or slice) of `positions` runs at.
+    pub fn share(&self, positions: u64) -> f64 {
+        let p = positions as f64;
+        if p <= Self::SMALL {
+            1.0
+        } else if p >= Self::BIG {
+            self.big_tier_share
+        } else {
+            let t = (p / Self::SMALL).ln() / (Self::BIG / Self::SMALL).ln();
+            self.big_tier_share.powf(t)
+        }
+    }
 }
 
 impl Default for Rates {
     fn default() -> Rates {
         Rates {
-            threshold_per_core: 4.0e6,
+            threshold_per_core: 3.0e6,
             one_pass_per_core: 8.0e6,
             disk: 1.0e9,
             updates_per_position: 3.2,
             network: 25e9 / 8.0,
+            big_tier_share: 0.5,
         }
     }
 }
@@ -187,7 +214,7 @@ fn plan_positions(
     let lower: u64 = (0..n).map(|k| ix.size(k)).sum();
     let threads = threads.max(1) as f64;
     let scan = !one_pass && rules.sows_own_row_alone() && ix.order() == Order::Published;
-    let cpu = |rate: f64| size as f64 / (rate * threads);
+    let cpu = |rate: f64| size as f64 / (rate * rates.share(size) * threads);
     let disk = |bytes: u64| bytes as f64 / rates.disk;
     let fits = |memory: u64| memory <= budget;
     let mut plan = TierPlan {
@@ -336,4 +363,31 @@ fn working_sets(rules: &Rules, ix: &Indexer, n: usize, size: u64, scan: bool) ->
 /// the page cache of the files being read and written.
 pub fn default_budget() -> u64 {
     crate::physical_memory().map_or(8 << 30, |m| m / 10 * 8)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Rates;
+
+    /// Small tiers run at the full rates, big ones at the measured share, and the share
+    /// falls without a jump in between.
+    #[test]
+    fn big_tiers_are_planned_slower() {
+        let r = Rates::default();
+        assert_eq!(r.share(1_000), 1.0);
+        assert_eq!(r.share(Rates::SMALL as u64), 1.0);
+        assert_eq!(r.share(Rates::BIG as u64), r.big_tier_share);
+        assert_eq!(r.share(200_000_000_000), r.big_tier_share);
+        let mut last = 1.0;
+        for step in 0..=100 {
+            let p = Rates::SMALL + (Rates::BIG - Rates::SMALL) * step as f64 / 100.0;
+            let s = r.share(p as u64);
+            assert!(
+                s <= last + 1e-12 && last - s < 0.02,
+                "{p}: {s} after {last}"
+            );
+            last = s;
+        }
+        assert!((last - r.big_tier_share).abs() < 1e-9);
+    }
 }
