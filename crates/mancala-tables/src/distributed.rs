@@ -15,7 +15,7 @@ use crate::lock::lock_folder;
 use crate::machine::peak_rss_mb;
 use crate::plan::{self, Rates};
 use crate::set::Decoded;
-use crate::solver::{solve_slice, Layout, MAX_STATE_TIER};
+use crate::solver::{solve_slice, Layout};
 use crate::table::{tier_path, write_table_from_parts, Table};
 use crate::{FileError, NotDistributed, TableError};
 use mancala_index::Indexer;
@@ -45,7 +45,7 @@ pub fn build_distributed(
         what,
     };
     plan::check_tiers(rules, opts.max_seeds)?;
-    check_state_tiers(rules, opts.max_seeds)?;
+    plan::check_state_tiers(rules, opts.max_seeds)?;
     if !rules.can_unsow() {
         return Err(refuse(NotDistributed::RelaySowing));
     }
@@ -191,22 +191,6 @@ pub fn build_distributed(
         tables.push(Some(table));
     }
     Ok(reports)
-}
-
-/// The largest tier a distributed build solves: its threshold solver's one-byte state holds
-/// values up to [`MAX_STATE_TIER`] for every rule set (Kalah-type ones included, which a
-/// single process solves otherwise).
-fn check_state_tiers(rules: &Rules, max: usize) -> Result<(), TableError> {
-    if max > MAX_STATE_TIER {
-        return Err(TableError::TooLarge {
-            tier: max,
-            key: rules.variant().key(),
-            why: format!(
-                "a distributed build solves with thresholds, whose one-byte state holds values up to {MAX_STATE_TIER} seeds (build the tiers above in one process)"
-            ),
-        });
-    }
-    Ok(())
 }
 
 /// Removes every part file of the tier whose table is `table`, whatever process wrote it

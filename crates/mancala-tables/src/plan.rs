@@ -311,15 +311,7 @@ pub fn plan_distributed(
     rates: &Rates,
 ) -> Result<Vec<Result<TierPlan, TableError>>, TableError> {
     check_tiers(rules, max)?;
-    if max > MAX_STATE_TIER {
-        return Err(TableError::TooLarge {
-            tier: max,
-            key: rules.variant().key(),
-            why: format!(
-                "a distributed build solves with thresholds, whose one-byte state holds values up to {MAX_STATE_TIER} seeds"
-            ),
-        });
-    }
+    check_state_tiers(rules, max)?;
     let ix = Indexer::new(rules, max)?;
     let processes = processes.max(1);
     Ok((0..=max)
@@ -363,6 +355,22 @@ fn working_sets(rules: &Rules, ix: &Indexer, n: usize, size: u64, scan: bool) ->
 /// the page cache of the files being read and written.
 pub fn default_budget() -> u64 {
     crate::physical_memory().map_or(8 << 30, |m| m / 10 * 8)
+}
+
+/// The largest tier a distributed build solves: its threshold solver's one-byte state holds
+/// values up to [`MAX_STATE_TIER`] for every rule set (Kalah-type ones included, which a
+/// single process solves otherwise).
+pub(crate) fn check_state_tiers(rules: &Rules, max: usize) -> Result<(), TableError> {
+    if max > MAX_STATE_TIER {
+        return Err(TableError::TooLarge {
+            tier: max,
+            key: rules.variant().key(),
+            why: format!(
+                "a distributed build solves with thresholds, whose one-byte state holds values up to {MAX_STATE_TIER} seeds (build the tiers above in one process)"
+            ),
+        });
+    }
+    Ok(())
 }
 
 #[cfg(test)]

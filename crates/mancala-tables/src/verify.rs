@@ -95,46 +95,23 @@ fn first_bad_scanned(tables: &Tables, n: usize, table: &Table, slices: usize) ->
     let lower = Decoded::new(tables.tiers());
     let mut bounds = crate::cluster::split(ix, n, slices, (0, ix.size(n)));
     bounds.dedup();
-    let m = rules.pits();
     for w in bounds.windows(2) {
         let (lo, hi) = (w[0], w[1]);
         let exits = crate::solver::best_exits(rules, ix, n, &lower, (lo, hi));
-        let chunk = 1u64 << 14;
-        let starts: Vec<u64> = (lo..hi).step_by(chunk as usize).collect();
-        let bad = starts
-            .par_iter()
-            .filter_map(|&start| {
-                let len = chunk.min(hi - start) as usize;
-                for (i, b) in ix.walk_from(n, start).take(len).enumerate() {
-                    let r = start + i as u64;
-                    let stored = table.get(r).map_or(i32::MIN, i32::from);
-                    let exit = exits[(r - lo) as usize] as i8;
-                    let recomputed = match rules.node(b) {
-                        Node::Terminal { .. } => Some(exit as i32),
-                        Node::Moves(kids) => kids
-                            .iter()
-                            .filter(|c| c.is_quiet())
-                            .map(|c| {
-                                let v = table.get(ix.rank(c.board)?)?;
-                                Some(c.value(v as i32))
-                            })
-                            .try_fold(exit as i32, |best, v| v.map(|v| best.max(v))),
-                    }
-                    .unwrap_or(i32::MIN);
-                    if stored != recomputed {
-                        return Some(BadEntry {
-                            path: table.path().to_path_buf(),
-                            tier: n,
-                            rank: r,
-                            position: b.pits(2 * m),
-                            stored,
-                            recomputed,
-                        });
-                    }
-                }
-                None
-            })
-            .min_by_key(|e| e.rank);
+        let bad = first_mismatch(rules, ix, n, table, (lo, hi), |r, b| {
+            let exit = exits[(r - lo) as usize] as i8;
+            match rules.node(b) {
+                Node::Terminal { .. } => Some(exit as i32),
+                Node::Moves(kids) => kids
+                    .iter()
+                    .filter(|c| c.is_quiet())
+                    .map(|c| {
+                        let v = table.get(ix.rank(c.board)?)?;
+                        Some(c.value(v as i32))
+                    })
+                    .try_fold(exit as i32, |best, v| v.map(|v| best.max(v))),
+            }
+        });
         if bad.is_some() {
             return bad;
         }
@@ -152,28 +129,42 @@ pub(crate) fn first_bad(
     table: &Table,
     value_of: impl Fn(Board) -> Option<i32> + Sync,
 ) -> Option<BadEntry> {
+    first_mismatch(rules, ix, n, table, (0, ix.size(n)), |_, b| {
+        match rules.node(b) {
+            Node::Terminal { mover, opp } => Some(mover as i32 - opp as i32),
+            Node::Moves(kids) => kids
+                .iter()
+                .map(|c| match c.next {
+                    Next::Over => Some(c.value(0)),
+                    _ => value_of(c.board).map(|v| c.value(v)),
+                })
+                .try_fold(i32::MIN, |best, v| v.map(|v| best.max(v))),
+        }
+    })
+}
+
+/// The first position of ranks `lo..hi` of tier `n` whose value in `table` differs from
+/// `recompute(rank, position)` (`None` from it: a child's tier is missing), walked in
+/// parallel chunks; the two verifiers differ only in how they recompute.
+fn first_mismatch(
+    rules: &Rules,
+    ix: &Indexer,
+    n: usize,
+    table: &Table,
+    (lo, hi): (u64, u64),
+    recompute: impl Fn(u64, Board) -> Option<i32> + Sync,
+) -> Option<BadEntry> {
     let m = rules.pits();
-    let size = ix.size(n);
     let chunk = 1u64 << 14;
-    let starts: Vec<u64> = (0..size).step_by(chunk as usize).collect();
+    let starts: Vec<u64> = (lo..hi).step_by(chunk as usize).collect();
     starts
         .par_iter()
         .filter_map(|&start| {
-            let len = chunk.min(size - start) as usize;
+            let len = chunk.min(hi - start) as usize;
             for (i, b) in ix.walk_from(n, start).take(len).enumerate() {
                 let r = start + i as u64;
                 let stored = table.get(r).map_or(i32::MIN, i32::from);
-                let recomputed = match rules.node(b) {
-                    Node::Terminal { mover, opp } => Some(mover as i32 - opp as i32),
-                    Node::Moves(kids) => kids
-                        .iter()
-                        .map(|c| match c.next {
-                            Next::Over => Some(c.value(0)),
-                            _ => value_of(c.board).map(|v| c.value(v)),
-                        })
-                        .try_fold(i32::MIN, |best, v| v.map(|v| best.max(v))),
-                };
-                let recomputed = recomputed.unwrap_or(i32::MIN);
+                let recomputed = recompute(r, b).unwrap_or(i32::MIN);
                 if stored != recomputed {
                     return Some(BadEntry {
                         path: table.path().to_path_buf(),
