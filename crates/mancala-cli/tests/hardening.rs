@@ -389,6 +389,23 @@ fn a_forged_value_is_found_by_verify_and_repaired_by_build_repair() {
         t.contains("tier 9 rank 1000") && t.contains("--repair"),
         "{t}"
     );
+    // The top tier alone finds it too; a bottom above the top is refused.
+    let t = text(&mancala(&[
+        "verify",
+        "awari",
+        "--min-seeds",
+        "9",
+        "--dir",
+        d,
+    ]));
+    assert!(t.contains("tier 9 rank 1000"), "{t}");
+    let out = mancala(&["verify", "awari", "--min-seeds", "10", "--dir", d]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out).contains("--min-seeds 10 is above"),
+        "{}",
+        text(&out)
+    );
     let out = mancala(&[
         "build",
         "awari",
@@ -403,6 +420,13 @@ fn a_forged_value_is_found_by_verify_and_repaired_by_build_repair() {
     assert!(text(&out).contains("rebuilding"), "{}", text(&out));
     assert_eq!(std::fs::read(&tier).unwrap(), good);
     assert!(mancala(&["verify", "awari", "--dir", d]).status.success());
+    let out = mancala(&["verify", "awari", "--min-seeds", "8", "--dir", d]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains("ok: 2 tiers") && text(&out).contains("tiers 8..=9"),
+        "{}",
+        text(&out)
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -340,7 +340,7 @@ fn a_damaged_tier_is_rebuilt_and_the_verifier_catches_wrong_values() {
     let dir = scratch("verify");
     build_in(&dir, &r, 10, 2, false);
     let key = r.variant().key();
-    assert!(verify(&r, &dir, 10).unwrap().first_bad.is_none());
+    assert!(verify(&r, &dir, 0..=10).unwrap().first_bad.is_none());
 
     // Change one value and re-seal the checksum: only recomputation can see it.
     let path = tier_path(&dir, &key, 10);
@@ -352,22 +352,28 @@ fn a_damaged_tier_is_rebuilt_and_the_verifier_catches_wrong_values() {
     let hsum = xxhash_rust::xxh3::xxh3_64(&f[..120]);
     f[120..128].copy_from_slice(&hsum.to_le_bytes());
     std::fs::write(&path, &f).unwrap();
-    let report = verify(&r, &dir, 10).unwrap();
+    let report = verify(&r, &dir, 0..=10).unwrap();
     let bad = report.first_bad.expect("the changed value is found");
     assert_eq!(bad.tier, 10);
     assert_eq!(bad.path, path);
     assert!(bad.rank <= rank as u64);
+    // Checking the top tier alone finds the same entry, and reports that tier alone.
+    let top = verify(&r, &dir, 10..=10).unwrap();
+    assert_eq!(top.tiers.len(), 1);
+    assert_eq!(top.tiers[0].0, 10);
+    let b = top.first_bad.expect("found checking tier 10 alone");
+    assert_eq!((b.tier, b.rank, b.stored), (bad.tier, bad.rank, bad.stored));
     // With too little memory for the tiers at random, the verifier reads the lower tiers in
     // order, a slice at a time, and finds the same entry (and nothing in sound tiers).
     let tables = Tables::open(&dir, &r, 10, true).unwrap();
     for budget in [400_000u64, 1_000_000, 3_000_000] {
-        let scanned = verify_within(&tables, 10, budget).unwrap();
+        let scanned = verify_within(&tables, 0..=10, budget).unwrap();
         let b = scanned.first_bad.expect("found reading in order");
         assert_eq!(
             (b.tier, b.rank, b.stored, b.recomputed),
             (bad.tier, bad.rank, bad.stored, bad.recomputed)
         );
-        assert!(verify_within(&tables, 9, budget)
+        assert!(verify_within(&tables, 0..=9, budget)
             .unwrap()
             .first_bad
             .is_none());
@@ -396,7 +402,7 @@ fn a_damaged_tier_is_rebuilt_and_the_verifier_catches_wrong_values() {
         .map(|t| t.seeds)
         .collect();
     assert_eq!(rebuilt, vec![10]);
-    assert!(verify(&r, &dir, 10).unwrap().first_bad.is_none());
+    assert!(verify(&r, &dir, 0..=10).unwrap().first_bad.is_none());
     let _ = std::fs::remove_dir_all(&dir);
 }
 
