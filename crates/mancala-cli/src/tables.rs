@@ -12,7 +12,7 @@ use mancala_oracle::{Options, Oracle, Settings, TableSize};
 use mancala_rules::{parse_position, Rules};
 use mancala_tables::plan::{default_budget, plan, plan_distributed, plan_each, Rates, TierPlan};
 use mancala_tables::{
-    build, pack, published, tier_path, verify, verify_tables, BuildObserver, BuildOptions,
+    build, pack, published, tier_path, verify, verify_tables, BuildObserver, BuildOptions, Resume,
     TableError, Tables, TierReport, MAX_TIER,
 };
 use serde_json::json;
@@ -152,9 +152,18 @@ impl BuildObserver for Display {
         }
     }
 
-    fn resuming(&self, seeds: usize, threshold: i8) {
-        if !self.json {
-            println!("tier {seeds:>3}: resuming from its checkpoint at threshold {threshold}");
+    fn resuming(&self, seeds: usize, from: Resume) {
+        if self.json {
+            return;
+        }
+        match from {
+            Resume::Threshold(t) => {
+                println!("tier {seeds:>3}: resuming from its checkpoint at threshold {t}")
+            }
+            Resume::Exits { done } => println!(
+                "tier {seeds:>3}: resuming from its checkpoint in the best exits, {} positions done",
+                group(done as u128)
+            ),
         }
     }
 

@@ -1,6 +1,7 @@
 //! A build killed in the middle of a tier (SIGKILL, at moments that vary from run to run,
-//! once right after a checkpoint was saved) resumes from its last checkpoint and ends with the
-//! same bytes as a build that was never stopped; it leaves no checkpoint or exit file behind.
+//! once right after a checkpoint was saved; with the exits on disk, once inside phase 1 and
+//! once in the thresholds) resumes from its last checkpoint and ends with the same bytes as a
+//! build that was never stopped; it leaves no checkpoint or exit file behind.
 
 mod common;
 
@@ -57,10 +58,21 @@ fn a_killed_build_resumes_inside_the_tier_with_the_same_bytes() {
     kill_and_resume("resume-memory", &[]);
 }
 
-/// With a budget that keeps the top tier's exits in a file, in two slices.
+/// With a budget that keeps the top tier's exits in a file, in two slices (so that phase 1
+/// is checkpointed between them).
 #[test]
 fn a_killed_budgeted_build_resumes_with_the_same_bytes() {
     kill_and_resume("resume-budget", &["--memory", "75M"]);
+}
+
+/// The first 8 bytes of a checkpoint (zeros while there is none).
+fn magic(ckpt: &Path) -> [u8; 8] {
+    use std::io::Read;
+    let mut m = [0u8; 8];
+    if let Ok(mut f) = std::fs::File::open(ckpt) {
+        let _ = f.read_exact(&mut m);
+    }
+    m
 }
 
 fn kill_and_resume(name: &str, extra: &[&str]) {
@@ -90,6 +102,15 @@ fn kill_and_resume(name: &str, extra: &[&str]) {
         run_and_kill(&killed, max, extra, |_| ckpt.exists()),
         "the build ended before its first checkpoint"
     );
+    if !extra.is_empty() {
+        // ...which, with the exits on disk, is one between the slices of phase 1; then once
+        // the run that resumes from it has reached the thresholds.
+        assert_eq!(magic(&ckpt), *b"MNCKPT02", "a checkpoint inside phase 1");
+        assert!(
+            run_and_kill(&killed, max, extra, |_| magic(&ckpt) == *b"MNCKPT01"),
+            "the resumed build ended before its first checkpoint in the thresholds"
+        );
+    }
     // ...then at moments that vary from run to run.
     let mut seed = SystemTime::now()
         .duration_since(SystemTime::UNIX_EPOCH)
@@ -121,7 +142,7 @@ fn kill_and_resume(name: &str, extra: &[&str]) {
         );
     }
     assert_eq!(
-        text.contains("resuming from its checkpoint at threshold"),
+        text.contains("resuming from its checkpoint"),
         had_checkpoint,
         "{text}"
     );

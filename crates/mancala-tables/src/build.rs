@@ -7,7 +7,7 @@ use crate::lock::lock_folder;
 use crate::machine::peak_rss_mb;
 use crate::plan::{self, Rates};
 use crate::set::{decode_tier, Decoded};
-use crate::solver::{progress_units, solve_tier, Checkpoint, Layout};
+use crate::solver::{progress_units, solve_tier, Checkpoint, Layout, Resume};
 use crate::table::{tier_path, write_table, Table};
 use crate::{FileError, TableError};
 use mancala_index::Indexer;
@@ -68,8 +68,8 @@ pub trait BuildObserver: Sync {
     fn progress(&self, _units: u64) {}
     /// The current tier entered a phase (`what` names it: "exits", "threshold 12/20").
     fn phase(&self, _what: &str) {}
-    /// A tier resumes from a checkpoint at threshold `threshold`.
-    fn resuming(&self, _seeds: usize, _threshold: i8) {}
+    /// A tier resumes from a checkpoint, where `from` says.
+    fn resuming(&self, _seeds: usize, _from: Resume) {}
     /// A tier file on disk was unusable and is being rebuilt.
     fn replacing(&self, _err: &TableError) {}
     /// Another build holds the rule set's folder (its lock file is `lock`): this one waits
@@ -179,8 +179,8 @@ pub fn build(
                 path: path.with_extension("ckpt"),
                 every,
             };
-            if let Some(t) = c.peek(&key, n, size) {
-                obs.resuming(n, t);
+            if let Some(from) = c.peek(&key, n, size) {
+                obs.resuming(n, from);
             }
             layout.checkpoint = Some(c);
         }

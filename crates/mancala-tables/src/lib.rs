@@ -55,7 +55,7 @@ pub use core::{LowerTiers, Progress, MAX_TIER};
 pub use distributed::build_distributed;
 pub use machine::{peak_rss_mb, physical_memory};
 pub use set::Tables;
-pub use solver::{progress_units, solve_tier, Checkpoint, Layout, MAX_STATE_TIER};
+pub use solver::{progress_units, solve_tier, Checkpoint, Layout, Resume, MAX_STATE_TIER};
 pub use table::{tier_path, write_table, write_table_from_parts, Table};
 pub use verify::{verify, verify_tables, verify_within, BadEntry, VerifyReport};
 

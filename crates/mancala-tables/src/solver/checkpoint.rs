@@ -1,21 +1,24 @@
-//! Checkpoints inside a tier: the threshold solver's state saved between two thresholds, so
-//! that a build killed in the middle of a big tier resumes there instead of at its start.
+//! Checkpoints inside a tier: the threshold solver's state saved between two thresholds, or
+//! between two slices of phase 1, so that a build killed in the middle of a big tier resumes
+//! there instead of at its start.
 //!
 //! Between thresholds nothing runs and the state is a closed fixpoint for every threshold
 //! done, so the state bytes, the best exits (which do not change after phase 1) and the next
 //! threshold are all a resumed build needs; its values are unique, so it ends with the same
-//! bytes. A checkpoint file holds a header and the state; the exits stay in their own file
+//! bytes. Between two slices of phase 1 (exits in a file, [`super::exit_file`]) the state and
+//! the exit file hold the finished slices, and phase 1 goes on from the first rank without an
+//! exit. A checkpoint file holds a header and the state; the exits stay in their own file
 //! (written once, in the memory plan at the first checkpoint), which the header names by
 //! length and hash. Files are written under a temporary name, synced and renamed, so a kill
 //! leaves either the previous checkpoint or the new one.
 //!
 //! | offset | bytes | field |
 //! |---:|---:|---|
-//! | 0 | 8 | magic `MNCKPT01` |
+//! | 0 | 8 | magic: `MNCKPT01` between thresholds, `MNCKPT02` within phase 1 |
 //! | 8 | 8 | xxh3-64 of the rule set's key |
 //! | 16 | 8 | tier |
 //! | 24 | 8 | positions |
-//! | 32 | 8 | the next threshold to run |
+//! | 32 | 8 | the next threshold to run (`MNCKPT01`), or the ranks whose exits are done (`MNCKPT02`) |
 //! | 40 | 8 | xxh3-64 of the state bytes |
 //! | 48 | 8 | xxh3-64 of the exit file |
 //! | 56 | 8 | xxh3-64 of bytes 0..56 |
@@ -31,7 +34,11 @@ use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 use xxhash_rust::xxh3::{xxh3_64, Xxh3};
 
+/// Between thresholds (the only kind before phase 1 was checkpointed, so a build that
+/// cannot read the other kind ignores it and starts the tier over).
 const MAGIC: &[u8; 8] = b"MNCKPT01";
+/// Between slices of phase 1.
+const MAGIC_EXITS: &[u8; 8] = b"MNCKPT02";
 const HEADER: usize = 64;
 
 /// Where and how often a tier's solver saves its state.
@@ -43,12 +50,23 @@ pub struct Checkpoint {
     pub every: Duration,
 }
 
+/// Where a checkpoint resumes its tier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resume {
+    /// Phase 1, whose best exits of the first `done` ranks are in the exit file.
+    Exits {
+        /// Ranks whose exits and states are done.
+        done: u64,
+    },
+    /// The thresholds, at this one (the highest still to run).
+    Threshold(i8),
+}
+
 /// What a checkpoint gives back.
 pub(crate) struct Resumed {
     pub state: Bytes,
     pub exits: ExitFile,
-    /// The next threshold to run.
-    pub next: i8,
+    pub from: Resume,
 }
 
 /// The header's fields.
@@ -56,7 +74,7 @@ struct Header {
     key: u64,
     tier: u64,
     size: u64,
-    next: i64,
+    from: Resume,
     state: u64,
     exits: u64,
 }
@@ -64,15 +82,12 @@ struct Header {
 impl Header {
     fn bytes(&self) -> [u8; HEADER] {
         let mut h = [0u8; HEADER];
-        h[..8].copy_from_slice(MAGIC);
-        let fields = [
-            self.key,
-            self.tier,
-            self.size,
-            self.next as u64,
-            self.state,
-            self.exits,
-        ];
+        let (magic, at) = match self.from {
+            Resume::Threshold(t) => (MAGIC, t as i64 as u64),
+            Resume::Exits { done } => (MAGIC_EXITS, done),
+        };
+        h[..8].copy_from_slice(magic);
+        let fields = [self.key, self.tier, self.size, at, self.state, self.exits];
         for (i, f) in fields.iter().enumerate() {
             h[8 + 8 * i..16 + 8 * i].copy_from_slice(&f.to_le_bytes());
         }
@@ -83,11 +98,16 @@ impl Header {
 
     fn parse(h: &[u8; HEADER]) -> Option<Header> {
         let at = |i: usize| u64::from_le_bytes(h[i..i + 8].try_into().expect("8 bytes"));
-        (&h[..8] == MAGIC && at(56) == xxh3_64(&h[..56])).then(|| Header {
+        let from = match &h[..8] {
+            m if m == MAGIC => Resume::Threshold(i8::try_from(at(32) as i64).ok()?),
+            m if m == MAGIC_EXITS => Resume::Exits { done: at(32) },
+            _ => return None,
+        };
+        (at(56) == xxh3_64(&h[..56])).then(|| Header {
             key: at(8),
             tier: at(16),
             size: at(24),
-            next: at(32) as i64,
+            from,
             state: at(40),
             exits: at(48),
         })
@@ -100,20 +120,24 @@ impl Checkpoint {
         self.path.with_extension("exits")
     }
 
-    /// The next threshold a valid-looking checkpoint of tier `tier` of `key` resumes at,
-    /// from its header alone (the builder reports it before solving).
-    pub fn peek(&self, key: &str, tier: usize, size: u64) -> Option<i8> {
+    /// Where a valid-looking checkpoint of tier `tier` of `key` resumes, from its header
+    /// alone (the builder reports it before solving).
+    pub fn peek(&self, key: &str, tier: usize, size: u64) -> Option<Resume> {
         let mut h = [0u8; HEADER];
         open_regular(&self.path).ok()?.read_exact(&mut h).ok()?;
         let h = Header::parse(&h)?;
-        (h.key == xxh3_64(key.as_bytes()) && h.tier == tier as u64 && h.size == size)
-            .then_some(h.next as i8)
+        let done_fits = match h.from {
+            Resume::Exits { done } => done <= size,
+            Resume::Threshold(t) => t >= 0,
+        };
+        (h.key == xxh3_64(key.as_bytes()) && h.tier == tier as u64 && h.size == size && done_fits)
+            .then_some(h.from)
     }
 
     /// Loads the checkpoint of tier `tier` of `key` if there is a whole, matching one with
     /// its exit file; `None` otherwise (the tier then starts over).
     pub(crate) fn load(&self, key: &str, tier: usize, size: u64) -> Option<Resumed> {
-        let next = self.peek(key, tier, size)?;
+        let from = self.peek(key, tier, size)?;
         let mut f = open_regular(&self.path).ok()?;
         let mut h = [0u8; HEADER];
         f.read_exact(&mut h).ok()?;
@@ -124,23 +148,27 @@ impl Checkpoint {
             return None;
         }
         let exits = ExitFile::reopen(&self.exits_path()).ok()?;
-        (exits.len() == size && exits.hash() == header.exits).then_some(Resumed {
+        let done = match from {
+            Resume::Exits { done } => done,
+            Resume::Threshold(_) => size,
+        };
+        (exits.len() == done && exits.hash() == header.exits).then_some(Resumed {
             state,
             exits,
-            next,
+            from,
         })
     }
 
-    /// Saves `states` with `next` the next threshold to run, and the exits: `exits` names the
-    /// exit file (already written), or gives the exits to write beside the checkpoint (once:
-    /// a file with the same hash is kept).
+    /// Saves `states`, to resume `from` there, and the exits: `exits` names the exit file
+    /// (already written, as far as `from` says), or gives the exits to write beside the
+    /// checkpoint (once: a file with the same hash is kept).
     pub(crate) fn save(
         &self,
         key: &str,
         tier: usize,
         states: &[AtomicU8],
         exits: Exits<'_>,
-        next: i8,
+        from: Resume,
     ) -> io::Result<()> {
         let exits_hash = match exits {
             Exits::File(file) => {
@@ -169,7 +197,7 @@ impl Checkpoint {
             key: xxh3_64(key.as_bytes()),
             tier: tier as u64,
             size: states.len() as u64,
-            next: next as i64,
+            from,
             state: hash.digest(),
             exits: exits_hash,
         };

@@ -9,7 +9,7 @@
 
 use crate::core::{CHUNK, NO_EXIT};
 use std::fs::File;
-use std::io::{self, Write};
+use std::io;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use xxhash_rust::xxh3::Xxh3;
@@ -96,9 +96,9 @@ impl ExitFile {
         self.file.sync_data()
     }
 
-    /// Appends the exits of the next ranks.
+    /// Appends the exits of the next ranks (after those of a reopened file too).
     pub fn append(&mut self, exits: &[u8]) -> io::Result<()> {
-        self.file.write_all(exits)?;
+        self.file.write_all_at(exits, self.len)?;
         self.note(exits);
         Ok(())
     }
@@ -167,9 +167,22 @@ mod tests {
         let hash = f.hash();
         assert_eq!(hash, xxhash_rust::xxh3::xxh3_64(&exits));
         std::mem::forget(f);
-        let again = ExitFile::reopen(&path).unwrap();
+        let mut again = ExitFile::reopen(&path).unwrap();
         assert_eq!((again.len(), again.hash()), (exits.len() as u64, hash));
         assert!(again.may_hold(CHUNK, 3, false) && !again.may_hold(CHUNK, 7, false));
+        // A reopened file goes on after its last rank (a phase 1 resumed between slices).
+        let more = [(-9i8) as u8, 4, 0];
+        again.append(&more).unwrap();
+        let whole = [&exits[..], &more[..]].concat();
+        assert_eq!(
+            (again.len(), again.hash()),
+            (whole.len() as u64, xxhash_rust::xxh3::xxh3_64(&whole))
+        );
+        let mut buf = vec![0u8; 13];
+        again.read(3 * CHUNK - 10, &mut buf).unwrap();
+        assert_eq!(buf, whole[whole.len() - 13..]);
+        assert_eq!(std::fs::metadata(&path).unwrap().len(), whole.len() as u64);
+        assert!(again.may_hold(3 * CHUNK, 9, false) && !again.may_hold(CHUNK, 9, false));
         drop(again);
         assert!(!path.exists(), "removed when dropped");
         std::fs::remove_dir_all(&dir).unwrap();

@@ -25,7 +25,7 @@ mod state;
 use crate::bytes::Bytes;
 use crate::cluster::Cluster;
 use crate::core::{LowerTiers, Progress, MAX_TIER};
-pub use checkpoint::Checkpoint;
+pub use checkpoint::{Checkpoint, Resume};
 use mancala_index::Indexer;
 use mancala_rules::Rules;
 pub use state::MAX_STATE_TIER;

@@ -16,12 +16,13 @@
 //! is only read, in rank order, when a threshold starts. The values are unique, so the result
 //! does not depend on the thread count or on timing.
 
-use super::checkpoint::{Clock, Exits as CheckpointExits};
+use super::checkpoint::{Clock, Exits as CheckpointExits, Resume, Resumed};
 use super::exit_file::ExitFile;
 use super::propagate::{Ctx, ExitSource};
 use super::quiet_graph::QuietGraph;
 use super::scan;
 use super::state::{final_value, undecided};
+use super::Checkpoint;
 use super::{Job, Layout};
 use crate::bytes::Bytes;
 use crate::cluster::{owner, split, Cluster};
@@ -64,19 +65,37 @@ pub(crate) fn solve<L: LowerTiers>(
     let profile = std::env::var_os("MANCALA_PROFILE").is_some();
     let clock = std::time::Instant::now();
     // Phase 1: every position's best exit and its number of quiet moves, unless a checkpoint
-    // of the tier gives them back with the thresholds already done.
+    // of the tier gives them back (with the thresholds already done, or some slices of phase
+    // 1). Only a tier solved whole is checkpointed.
     let key = rules.variant().key();
-    let resumed = layout
-        .checkpoint
-        .as_ref()
-        .filter(|_| len == size)
-        .and_then(|c| c.load(&key, n, size));
+    let checkpoint = layout.checkpoint.as_ref().filter(|_| len == size);
+    let resumed = checkpoint.and_then(|c| c.load(&key, n, size));
     job.progress.phase("best exits");
+    let saver = checkpoint.map(|c| (c, key.as_str()));
     let (mut state, exits, first) = match resumed {
-        Some(r) => {
-            let done = n as u64 - r.next.max(0) as u64;
+        Some(Resumed {
+            state,
+            exits,
+            from: Resume::Threshold(next),
+        }) => {
+            let done = n as u64 - next.max(0) as u64;
             job.progress.advance(len + len / n.max(1) as u64 * done);
-            (r.state, Stored::File(Box::new(r.exits)), r.next)
+            (state, Stored::File(Box::new(exits)), next)
+        }
+        Some(Resumed {
+            state,
+            exits,
+            from: Resume::Exits { done },
+        }) => {
+            job.progress.advance(done);
+            let (state, file) = phase1_to_file(
+                &job,
+                scan,
+                layout.slices,
+                Partial::Resumed(state, Box::new(exits)),
+                saver,
+            )?;
+            (state, Stored::File(Box::new(file)), n as i8)
         }
         None => match &layout.exit_file {
             None => {
@@ -84,7 +103,8 @@ pub(crate) fn solve<L: LowerTiers>(
                 (state, Stored::Memory(exits), n as i8)
             }
             Some(path) => {
-                let (state, file) = phase1_to_file(&job, scan, layout.slices, path)?;
+                let (state, file) =
+                    phase1_to_file(&job, scan, layout.slices, Partial::New(path), saver)?;
                 (state, Stored::File(Box::new(file)), n as i8)
             }
         },
@@ -152,7 +172,7 @@ pub(crate) fn solve<L: LowerTiers>(
                     Stored::Memory(bytes) => CheckpointExits::Memory(bytes),
                     Stored::File(file) => CheckpointExits::File(file),
                 };
-                c.save(&key, n, ctx.states, exits, t - 1)?;
+                c.save(&key, n, ctx.states, exits, Resume::Threshold(t - 1))?;
             }
         }
     }
@@ -206,24 +226,49 @@ pub(crate) fn phase1<L: LowerTiers>(job: &Job<'_, L>, scan: bool) -> (Bytes, Byt
     (state, exits)
 }
 
-/// [`phase1`] with the exits written to a file at `path`, the process's ranks taken in
-/// `slices` slices (each a pass over the lower tiers), so that only one slice's exits are in
-/// memory.
+/// Where [`phase1_to_file`] starts.
+enum Partial<'a> {
+    /// From nothing, with a new exit file at this path.
+    New(&'a Path),
+    /// From a checkpoint: the state and the exit file of the slices done.
+    Resumed(Bytes, Box<ExitFile>),
+}
+
+/// [`phase1`] with the exits written to a file, the process's ranks taken in `slices` slices
+/// (each a pass over the lower tiers), so that only one slice's exits are in memory. With a
+/// checkpoint (and the rule set's key), the state is saved between slices when one is due;
+/// a resumed phase 1 goes on from the first rank without an exit.
 fn phase1_to_file<L: LowerTiers>(
     job: &Job<'_, L>,
     scan: bool,
     slices: usize,
-    path: &Path,
+    start: Partial<'_>,
+    checkpoint: Option<(&Checkpoint, &str)>,
 ) -> io::Result<(Bytes, ExitFile)> {
     let (lo, hi) = job.part();
-    let mut state = Bytes::zeroed((hi - lo) as usize);
-    let mut file = ExitFile::create(path)?;
+    let (mut state, mut file) = match start {
+        Partial::New(path) => (Bytes::zeroed((hi - lo) as usize), ExitFile::create(path)?),
+        Partial::Resumed(state, file) => (state, *file),
+    };
+    let from = lo + file.len();
+    // The slices a whole phase 1 would take, cut at the first rank to do (a slice boundary
+    // when the same plan saved the checkpoint).
     let mut bounds = split(job.ix, job.n, slices.max(1), (lo, hi));
+    bounds.retain(|&b| b > from);
+    bounds.insert(0, from);
     bounds.dedup();
+    let mut clock = Clock::new();
     for w in bounds.windows(2) {
         let mut exits = Bytes::zeroed((w[1] - w[0]) as usize);
         exits_of_slice(job, scan, &mut state, (w[0], w[1]), &mut exits);
         file.append(&exits)?;
+        if let Some((c, key)) = checkpoint {
+            if w[1] < hi && clock.due(c) {
+                let exits = CheckpointExits::File(&file);
+                let done = Resume::Exits { done: w[1] - lo };
+                c.save(key, job.n, state.atomic_bytes(), exits, done)?;
+            }
+        }
     }
     Ok((state, file))
 }
