@@ -30,7 +30,6 @@ use crate::core::{Exits, LowerTiers, CHUNK};
 use mancala_index::Order;
 use rayon::prelude::*;
 use std::io;
-use std::path::Path;
 use std::sync::atomic::Ordering::Relaxed;
 
 /// Chunks seeded together before propagating (64 Mi positions).
@@ -88,13 +87,7 @@ pub(crate) fn solve<L: LowerTiers>(
             from: Resume::Exits { done },
         }) => {
             job.progress.advance(done);
-            let (state, file) = phase1_to_file(
-                &job,
-                scan,
-                layout.slices,
-                Partial::Resumed(state, Box::new(exits)),
-                saver,
-            )?;
+            let (state, file) = phase1_to_file(&job, scan, layout.slices, state, exits, saver)?;
             (state, Stored::File(Box::new(file)), n as i8)
         }
         None => match &layout.exit_file {
@@ -103,8 +96,9 @@ pub(crate) fn solve<L: LowerTiers>(
                 (state, Stored::Memory(exits), n as i8)
             }
             Some(path) => {
-                let (state, file) =
-                    phase1_to_file(&job, scan, layout.slices, Partial::New(path), saver)?;
+                let fresh = Bytes::zeroed(len as usize);
+                let file = ExitFile::create(path)?;
+                let (state, file) = phase1_to_file(&job, scan, layout.slices, fresh, file, saver)?;
                 (state, Stored::File(Box::new(file)), n as i8)
             }
         },
@@ -226,30 +220,20 @@ pub(crate) fn phase1<L: LowerTiers>(job: &Job<'_, L>, scan: bool) -> (Bytes, Byt
     (state, exits)
 }
 
-/// Where [`phase1_to_file`] starts.
-enum Partial<'a> {
-    /// From nothing, with a new exit file at this path.
-    New(&'a Path),
-    /// From a checkpoint: the state and the exit file of the slices done.
-    Resumed(Bytes, Box<ExitFile>),
-}
-
-/// [`phase1`] with the exits written to a file, the process's ranks taken in `slices` slices
-/// (each a pass over the lower tiers), so that only one slice's exits are in memory. With a
-/// checkpoint (and the rule set's key), the state is saved between slices when one is due;
-/// a resumed phase 1 goes on from the first rank without an exit.
+/// [`phase1`] with the exits appended to `file`, the process's ranks taken in `slices`
+/// slices (each a pass over the lower tiers), so that only one slice's exits are in memory.
+/// It goes on from the first rank without an exit in `file` (`state` holds the ranks before
+/// it: a new file and a zeroed state, or what a checkpoint gave back). With a checkpoint
+/// (and the rule set's key), the state is saved between slices when one is due.
 fn phase1_to_file<L: LowerTiers>(
     job: &Job<'_, L>,
     scan: bool,
     slices: usize,
-    start: Partial<'_>,
+    mut state: Bytes,
+    mut file: ExitFile,
     checkpoint: Option<(&Checkpoint, &str)>,
 ) -> io::Result<(Bytes, ExitFile)> {
     let (lo, hi) = job.part();
-    let (mut state, mut file) = match start {
-        Partial::New(path) => (Bytes::zeroed((hi - lo) as usize), ExitFile::create(path)?),
-        Partial::Resumed(state, file) => (state, *file),
-    };
     let from = lo + file.len();
     // The slices a whole phase 1 would take, cut at the first rank to do (a slice boundary
     // when the same plan saved the checkpoint).
