@@ -1,7 +1,7 @@
-//! A build killed in the middle of a tier (SIGKILL, at moments that vary from run to run,
-//! once right after a checkpoint was saved; with the exits on disk, once inside phase 1 and
-//! once in the thresholds) resumes from its last checkpoint and ends with the same bytes as a
-//! build that was never stopped; it leaves no checkpoint or exit file behind.
+//! A build killed in the middle of a tier (SIGKILL once inside phase 1, once in the
+//! thresholds, then at moments that vary from run to run) resumes from its last checkpoint
+//! and ends with the same bytes as a build that was never stopped; it leaves no checkpoint or
+//! exit file behind.
 
 mod common;
 
@@ -52,7 +52,8 @@ fn run_and_kill(
     }
 }
 
-/// With every tier in memory (the exits are written beside the checkpoint at its first save).
+/// With every tier in memory (phase 1 in slices, each slice's exits copied beside the
+/// checkpoint as it ends, so that a checkpoint can fall inside phase 1).
 #[test]
 fn a_killed_build_resumes_inside_the_tier_with_the_same_bytes() {
     kill_and_resume("resume-memory", &[]);
@@ -102,15 +103,14 @@ fn kill_and_resume(name: &str, extra: &[&str]) {
         run_and_kill(&killed, max, extra, |_| ckpt.exists()),
         "the build ended before its first checkpoint"
     );
-    if !extra.is_empty() {
-        // ...which, with the exits on disk, is one between the slices of phase 1; then once
-        // the run that resumes from it has reached the thresholds.
-        assert_eq!(magic(&ckpt), *b"MNCKPT02", "a checkpoint inside phase 1");
-        assert!(
-            run_and_kill(&killed, max, extra, |_| magic(&ckpt) == *b"MNCKPT01"),
-            "the resumed build ended before its first checkpoint in the thresholds"
-        );
-    }
+    // ...which is one between the slices of phase 1 (with the exits on disk, or in memory
+    // and copied to the checkpoint's exit file slice by slice); then once the run that
+    // resumes from it has reached the thresholds.
+    assert_eq!(magic(&ckpt), *b"MNCKPT02", "a checkpoint inside phase 1");
+    assert!(
+        run_and_kill(&killed, max, extra, |_| magic(&ckpt) == *b"MNCKPT01"),
+        "the resumed build ended before its first checkpoint in the thresholds"
+    );
     // ...then at moments that vary from run to run.
     let mut seed = SystemTime::now()
         .duration_since(SystemTime::UNIX_EPOCH)

@@ -182,6 +182,10 @@ pub fn build(
             if let Some(from) = c.peek(&key, n, size) {
                 obs.resuming(n, from);
             }
+            if layout.exit_file.is_none() {
+                let threads = rayon::current_num_threads();
+                layout.slices = crate::plan::checkpoint_slices(size, every, threads);
+            }
             layout.checkpoint = Some(c);
         }
         let values = solve_tier(

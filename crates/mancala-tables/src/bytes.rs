@@ -19,19 +19,7 @@ impl Bytes {
 
     /// The bytes as atomics, for the parallel phases.
     pub(crate) fn atomic_bytes(&mut self) -> &[AtomicU8] {
-        let ptr = self.map.as_mut_ptr() as *const AtomicU8;
-        // SAFETY: AtomicU8 has the size, alignment and bit validity of u8, the mapping is
-        // `len` bytes long, and the exclusive borrow of `self` keeps every other access out
-        // for the slice's lifetime.
-        unsafe { std::slice::from_raw_parts(ptr, self.len) }
-    }
-
-    /// The bytes as signed atomics, for the parallel phases.
-    pub(crate) fn atomic_signed(&mut self) -> &[AtomicI8] {
-        let ptr = self.map.as_mut_ptr() as *const AtomicI8;
-        // SAFETY: as for `atomic_bytes`: AtomicI8 has the size, alignment and bit validity of
-        // u8.
-        unsafe { std::slice::from_raw_parts(ptr, self.len) }
+        atomic(self.bytes_mut())
     }
 
     pub(crate) fn bytes(&self) -> &[u8] {
@@ -48,4 +36,19 @@ impl std::ops::Deref for Bytes {
     fn deref(&self) -> &[u8] {
         self.bytes()
     }
+}
+
+/// `bytes` as atomics, for the parallel phases.
+pub(crate) fn atomic(bytes: &mut [u8]) -> &[AtomicU8] {
+    let ptr = bytes.as_mut_ptr() as *const AtomicU8;
+    // SAFETY: AtomicU8 has the size, alignment and bit validity of u8, and the exclusive
+    // borrow of `bytes` keeps every other access out for the slice's lifetime.
+    unsafe { std::slice::from_raw_parts(ptr, bytes.len()) }
+}
+
+/// `bytes` as signed atomics, for the parallel phases.
+pub(crate) fn atomic_signed(bytes: &mut [u8]) -> &[AtomicI8] {
+    let ptr = bytes.as_mut_ptr() as *const AtomicI8;
+    // SAFETY: as for `atomic`: AtomicI8 has the size, alignment and bit validity of u8.
+    unsafe { std::slice::from_raw_parts(ptr, bytes.len()) }
 }

@@ -5,12 +5,13 @@
 //! Between thresholds nothing runs and the state is a closed fixpoint for every threshold
 //! done, so the state bytes, the best exits (which do not change after phase 1) and the next
 //! threshold are all a resumed build needs; its values are unique, so it ends with the same
-//! bytes. Between two slices of phase 1 (exits in a file, [`super::exit_file`]) the state and
-//! the exit file hold the finished slices, and phase 1 goes on from the first rank without an
-//! exit. A checkpoint file holds a header and the state; the exits stay in their own file
-//! (written once, in the memory plan at the first checkpoint), which the header names by
-//! length and hash. Files are written under a temporary name, synced and renamed, so a kill
-//! leaves either the previous checkpoint or the new one.
+//! bytes. Between two slices of phase 1 the state and the exit file hold the finished slices
+//! (the exits are in that file, [`super::exit_file`], or in memory and copied there as each
+//! slice ends), and phase 1 goes on from the first rank without an exit in the checkpoint. A
+//! checkpoint file holds a header and the state; the exits stay in their own file (in the
+//! memory plan written at the first checkpoint, or slice by slice when phase 1 is cut in
+//! slices), which the header names by length and hash. Files are written under a temporary
+//! name, synced and renamed, so a kill leaves either the previous checkpoint or the new one.
 //!
 //! | offset | bytes | field |
 //! |---:|---:|---|
@@ -147,16 +148,14 @@ impl Checkpoint {
         if xxh3_64(&state) != header.state {
             return None;
         }
-        let exits = ExitFile::reopen(&self.exits_path()).ok()?;
         let done = match from {
             Resume::Exits { done } => done,
             Resume::Threshold(_) => size,
         };
-        (exits.len() == done && exits.hash() == header.exits).then_some(Resumed {
-            state,
-            exits,
-            from,
-        })
+        // Phase 1 appends a slice's exits before it saves (when a save is due at all), so
+        // the file may hold more than the checkpoint: those are done again.
+        let exits = ExitFile::reopen(&self.exits_path(), done).ok()?;
+        (exits.hash() == header.exits).then_some(Resumed { state, exits, from })
     }
 
     /// Saves `states`, to resume `from` there, and the exits: `exits` names the exit file

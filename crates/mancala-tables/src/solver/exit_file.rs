@@ -53,8 +53,10 @@ impl ExitFile {
         })
     }
 
-    /// Opens the file a killed build left at `path`, reading it once for its masks and hash.
-    pub fn reopen(path: &Path) -> io::Result<ExitFile> {
+    /// Opens the file a killed build left at `path` with the exits of its first `len` ranks,
+    /// reading them once for their masks and hash. Exits past `len` (appended after the
+    /// checkpoint that names `len` was saved) are cut off, so that appends go on from there.
+    pub fn reopen(path: &Path, len: u64) -> io::Result<ExitFile> {
         if !std::fs::metadata(path)?.is_file() {
             return Err(io::Error::other(format!(
                 "{} is not a file",
@@ -71,13 +73,19 @@ impl ExitFile {
             masks: Vec::new(),
             hash: Xxh3::new(),
         };
-        let total = f.file.metadata()?.len();
+        if f.file.metadata()?.len() < len {
+            return Err(io::Error::other(format!(
+                "{} holds fewer than {len} exits",
+                path.display()
+            )));
+        }
         let mut buf = vec![0u8; 1 << 20];
-        while f.len < total {
-            let n = buf.len().min((total - f.len) as usize);
+        while f.len < len {
+            let n = buf.len().min((len - f.len) as usize);
             f.file.read_exact_at(&mut buf[..n], f.len)?;
             f.note(&buf[..n]);
         }
+        f.file.set_len(len)?;
         Ok(f)
     }
 
@@ -167,7 +175,8 @@ mod tests {
         let hash = f.hash();
         assert_eq!(hash, xxhash_rust::xxh3::xxh3_64(&exits));
         std::mem::forget(f);
-        let mut again = ExitFile::reopen(&path).unwrap();
+        assert!(ExitFile::reopen(&path, exits.len() as u64 + 1).is_err());
+        let mut again = ExitFile::reopen(&path, exits.len() as u64).unwrap();
         assert_eq!((again.len(), again.hash()), (exits.len() as u64, hash));
         assert!(again.may_hold(CHUNK, 3, false) && !again.may_hold(CHUNK, 7, false));
         // A reopened file goes on after its last rank (a phase 1 resumed between slices).
@@ -183,7 +192,21 @@ mod tests {
         assert_eq!(buf, whole[whole.len() - 13..]);
         assert_eq!(std::fs::metadata(&path).unwrap().len(), whole.len() as u64);
         assert!(again.may_hold(3 * CHUNK, 9, false) && !again.may_hold(CHUNK, 9, false));
-        drop(again);
+        // Reopened at a shorter length (a checkpoint saved before the last append), the rest
+        // is cut off and appends go on from there.
+        std::mem::forget(again);
+        let mut cut = ExitFile::reopen(&path, CHUNK + 10).unwrap();
+        assert_eq!(
+            cut.hash(),
+            xxhash_rust::xxh3::xxh3_64(&whole[..CHUNK as usize + 10])
+        );
+        assert!(cut.may_hold(CHUNK, 3, false) && !cut.may_hold(2 * CHUNK, 5, true));
+        cut.append(&more).unwrap();
+        assert_eq!(std::fs::metadata(&path).unwrap().len(), CHUNK + 13);
+        let mut buf = vec![0u8; 3];
+        cut.read(CHUNK + 10, &mut buf).unwrap();
+        assert_eq!(buf, more);
+        drop(cut);
         assert!(!path.exists(), "removed when dropped");
         std::fs::remove_dir_all(&dir).unwrap();
     }

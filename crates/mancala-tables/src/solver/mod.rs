@@ -108,9 +108,10 @@ pub(crate) fn best_exits<L: LowerTiers>(
 /// How the threshold solver lays a tier out (see [`crate::plan`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Layout {
-    /// Phase 1 takes the tier in this many slices of ranks, one pass over the lower tiers
-    /// each, with one slice's exits in memory at a time (0 and 1: the whole tier at once).
-    /// Only with an exit file.
+    /// Phase 1 takes the tier in this many slices of ranks (0 and 1: the whole tier at
+    /// once), one pass over the lower tiers each when it scans. With an exit file, one
+    /// slice's exits are in memory at a time; with the exits in memory, the slices only let
+    /// a checkpoint fall inside phase 1 (they are taken so only with a checkpoint).
     pub slices: usize,
     /// The best exits wait in this file during the thresholds instead of in memory.
     pub exit_file: Option<std::path::PathBuf>,

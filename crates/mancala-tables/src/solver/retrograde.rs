@@ -87,18 +87,46 @@ pub(crate) fn solve<L: LowerTiers>(
             from: Resume::Exits { done },
         }) => {
             job.progress.advance(done);
-            let (state, file) = phase1_to_file(&job, scan, layout.slices, state, exits, saver)?;
+            let (mut state, mut file) = (state, exits);
+            phase1_in_slices(
+                &job,
+                scan,
+                layout.slices,
+                &mut state,
+                &mut file,
+                None,
+                saver,
+            )?;
             (state, Stored::File(Box::new(file)), n as i8)
         }
-        None => match &layout.exit_file {
-            None => {
-                let (state, exits) = phase1(&job, scan);
-                (state, Stored::Memory(exits), n as i8)
+        None => match (&layout.exit_file, saver) {
+            (None, Some((c, _))) if layout.slices > 1 => {
+                // In slices, so that a checkpoint can fall between two: the exits stay in
+                // memory and go to the checkpoint's exit file as each slice ends.
+                let mut state = Bytes::zeroed(len as usize);
+                let mut exits = Bytes::zeroed(len as usize);
+                let mut file = ExitFile::create(&c.exits_path())?;
+                let slices = layout.slices;
+                phase1_in_slices(
+                    &job,
+                    scan,
+                    slices,
+                    &mut state,
+                    &mut file,
+                    Some(&mut exits),
+                    saver,
+                )?;
+                (state, Stored::Memory(exits, Some(Box::new(file))), n as i8)
             }
-            Some(path) => {
-                let fresh = Bytes::zeroed(len as usize);
-                let file = ExitFile::create(path)?;
-                let (state, file) = phase1_to_file(&job, scan, layout.slices, fresh, file, saver)?;
+            (None, _) => {
+                let (state, exits) = phase1(&job, scan);
+                (state, Stored::Memory(exits, None), n as i8)
+            }
+            (Some(path), _) => {
+                let mut state = Bytes::zeroed(len as usize);
+                let mut file = ExitFile::create(path)?;
+                let slices = layout.slices;
+                phase1_in_slices(&job, scan, slices, &mut state, &mut file, None, saver)?;
                 (state, Stored::File(Box::new(file)), n as i8)
             }
         },
@@ -113,7 +141,7 @@ pub(crate) fn solve<L: LowerTiers>(
         hi,
         states: state.atomic_bytes(),
         exits: match &exits {
-            Stored::Memory(bytes) => ExitSource::Memory(bytes),
+            Stored::Memory(bytes, _) => ExitSource::Memory(bytes),
             Stored::File(file) => ExitSource::File(file),
         },
         graph: graph.as_ref(),
@@ -163,8 +191,10 @@ pub(crate) fn solve<L: LowerTiers>(
         if let Some(c) = &layout.checkpoint {
             if t > 1 && len == size && since_checkpoint.due(c) {
                 let exits = match &exits {
-                    Stored::Memory(bytes) => CheckpointExits::Memory(bytes),
-                    Stored::File(file) => CheckpointExits::File(file),
+                    Stored::Memory(_, Some(file)) | Stored::File(file) => {
+                        CheckpointExits::File(file)
+                    }
+                    Stored::Memory(bytes, None) => CheckpointExits::Memory(bytes),
                 };
                 c.save(&key, n, ctx.states, exits, Resume::Threshold(t - 1))?;
             }
@@ -205,7 +235,8 @@ fn by_owner(bounds: &[u64], remote: Vec<Vec<u64>>, processes: usize) -> Vec<Vec<
 
 /// Where phase 1 left the best exits.
 enum Stored {
-    Memory(Bytes),
+    /// In memory, and in the checkpoint's exit file too when phase 1 was checkpointed.
+    Memory(Bytes, Option<Box<ExitFile>>),
     File(Box<ExitFile>),
 }
 
@@ -216,23 +247,25 @@ pub(crate) fn phase1<L: LowerTiers>(job: &Job<'_, L>, scan: bool) -> (Bytes, Byt
     let (lo, hi) = job.part();
     let mut state = Bytes::zeroed((hi - lo) as usize);
     let mut exits = Bytes::zeroed((hi - lo) as usize);
-    exits_of_slice(job, scan, &mut state, (lo, hi), &mut exits);
+    exits_of_slice(job, scan, &mut state, (lo, hi), exits.bytes_mut());
     (state, exits)
 }
 
-/// [`phase1`] with the exits appended to `file`, the process's ranks taken in `slices`
-/// slices (each a pass over the lower tiers), so that only one slice's exits are in memory.
-/// It goes on from the first rank without an exit in `file` (`state` holds the ranks before
-/// it: a new file and a zeroed state, or what a checkpoint gave back). With a checkpoint
-/// (and the rule set's key), the state is saved between slices when one is due.
-fn phase1_to_file<L: LowerTiers>(
+/// [`phase1`] in `slices` slices of the process's ranks (each a pass over the lower tiers
+/// when it scans), going on from the first rank without an exit in `file` (`state` holds the
+/// ranks before it: a new file and a zeroed state, or what a checkpoint gave back). Each
+/// slice's exits are appended to `file`; with `keep`, they are also kept there (the whole
+/// process's exits), else only one slice's are in memory at a time. With a checkpoint (and
+/// the rule set's key), the state is saved between slices when one is due.
+fn phase1_in_slices<L: LowerTiers>(
     job: &Job<'_, L>,
     scan: bool,
     slices: usize,
-    mut state: Bytes,
-    mut file: ExitFile,
+    state: &mut Bytes,
+    file: &mut ExitFile,
+    mut keep: Option<&mut Bytes>,
     checkpoint: Option<(&Checkpoint, &str)>,
-) -> io::Result<(Bytes, ExitFile)> {
+) -> io::Result<()> {
     let (lo, hi) = job.part();
     let from = lo + file.len();
     // The slices a whole phase 1 would take, cut at the first rank to do (a slice boundary
@@ -243,18 +276,24 @@ fn phase1_to_file<L: LowerTiers>(
     bounds.dedup();
     let mut clock = Clock::new();
     for w in bounds.windows(2) {
-        let mut exits = Bytes::zeroed((w[1] - w[0]) as usize);
-        exits_of_slice(job, scan, &mut state, (w[0], w[1]), &mut exits);
-        file.append(&exits)?;
+        let mut alone = None;
+        let exits = match keep.as_deref_mut() {
+            Some(all) => &mut all.bytes_mut()[(w[0] - lo) as usize..(w[1] - lo) as usize],
+            None => alone
+                .insert(Bytes::zeroed((w[1] - w[0]) as usize))
+                .bytes_mut(),
+        };
+        exits_of_slice(job, scan, state, (w[0], w[1]), exits);
+        file.append(exits)?;
         if let Some((c, key)) = checkpoint {
             if w[1] < hi && clock.due(c) {
-                let exits = CheckpointExits::File(&file);
+                let exits = CheckpointExits::File(file);
                 let done = Resume::Exits { done: w[1] - lo };
                 c.save(key, job.n, state.atomic_bytes(), exits, done)?;
             }
         }
     }
-    Ok((state, file))
+    Ok(())
 }
 
 /// Can phase 1 scan the lower tiers in order?
@@ -269,7 +308,7 @@ fn exits_of_slice<L: LowerTiers>(
     scan: bool,
     state: &mut Bytes,
     (lo, hi): (u64, u64),
-    exits: &mut Bytes,
+    exits: &mut [u8],
 ) {
     let (rules, ix, n, lower) = (job.rules, job.ix, job.n, job.lower);
     let base = job.part().0;
@@ -279,14 +318,14 @@ fn exits_of_slice<L: LowerTiers>(
         states
             .par_iter()
             .for_each(|s| s.store(undecided(0), Relaxed));
-        scan::exits_and_counts(job, states, exits.atomic_signed(), (lo, hi));
+        scan::exits_and_counts(job, states, crate::bytes::atomic_signed(exits), (lo, hi));
         return;
     }
     let cs = CHUNK as usize;
     let starts: Vec<u64> = (lo..hi).step_by(cs).collect();
     state.bytes_mut()[a..b]
         .par_chunks_mut(cs)
-        .zip(exits.bytes_mut().par_chunks_mut(cs))
+        .zip(exits.par_chunks_mut(cs))
         .zip(&starts)
         .for_each(|((states, exits), &start)| {
             let mut i = 0;
