@@ -4,7 +4,8 @@
 # last checkpoint), appends each tier's figures to DIR/GAME3-build.jsonl and `time -v` to
 # DIR/GAME3-time.txt, then prints the start position's value and each move's value from the
 # tables, the search's answer at the root (with its principal variation), and recomputes the
-# values of the two top tiers (`verify --min-seeds 34`).
+# values of the two top tiers (`verify --min-seeds 34`, which also resumes where a killed run
+# stopped). Run it again after a kill: every step goes on from what is done.
 #
 #   scripts/three-seeds.sh GAME [DIR] [MEMORY]      GAME: awari or oware
 #

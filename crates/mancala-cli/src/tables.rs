@@ -12,8 +12,8 @@ use mancala_oracle::{Options, Oracle, Settings, TableSize};
 use mancala_rules::{parse_position, Rules};
 use mancala_tables::plan::{default_budget, plan, plan_distributed, plan_each, Rates, TierPlan};
 use mancala_tables::{
-    build, pack, published, tier_path, verify, verify_tables, BuildObserver, BuildOptions, Resume,
-    TableError, Tables, TierReport, MAX_TIER,
+    build, open_checked, pack, published, tier_path, verify_with, BuildObserver, BuildOptions,
+    Resume, TableError, Tables, TierReport, VerifyObserver, VerifyOptions, JOURNAL, MAX_TIER,
 };
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -516,9 +516,71 @@ pub struct VerifyCmd {
     #[arg(long, value_name = "D")]
     vu_dir: Option<PathBuf>,
 
+    /// Check every value again: by default a verification goes on from what an earlier one
+    /// found right in the same files, as the folder's `verify.journal` records it (a killed
+    /// verification of big tables resumes), and records what it checks there
+    #[arg(long)]
+    fresh: bool,
+
+    /// Memory budget (20G, 512M; default: 80% of the physical memory): a tier that does not
+    /// fit with every tier below it is checked reading them in order, a slice at a time
+    #[arg(long, value_name = "SIZE", allow_hyphen_values = true, value_parser = parse_size)]
+    memory: Option<u64>,
+
+    /// No progress bars
+    #[arg(long, short)]
+    quiet: bool,
+
     /// Worker threads (default: one per core)
     #[arg(long, value_name = "T", allow_negative_numbers = true)]
     threads: Option<usize>,
+}
+
+/// A progress bar a tier on stderr for `verify`.
+struct VerifyDisplay {
+    quiet: bool,
+    bar: Mutex<Option<ProgressBar>>,
+}
+
+impl VerifyObserver for VerifyDisplay {
+    fn tier_started(&self, tier: usize, positions: u64, done: u64, work: u64) {
+        if let Some(bar) = self.bar.lock().unwrap().take() {
+            bar.finish_and_clear();
+        }
+        if done > 0 && done < positions {
+            eprintln!(
+                "tier {tier:>3}: {} of {} positions were checked by an earlier run (same files); going on from there",
+                group(done as u128),
+                group(positions as u128)
+            );
+        }
+        if self.quiet || work < 1_000_000 {
+            return;
+        }
+        let bar = ProgressBar::new(work);
+        bar.set_style(
+            ProgressStyle::with_template(
+                "verify tier {prefix:>3} [{bar:30}] {percent:>3}%, {per_sec}, ETA {eta}",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
+        );
+        bar.set_prefix(tier.to_string());
+        *self.bar.lock().unwrap() = Some(bar);
+    }
+
+    fn progress(&self, units: u64) {
+        if let Some(bar) = self.bar.lock().unwrap().as_ref() {
+            bar.inc(units);
+        }
+    }
+
+    fn cannot_record(&self, path: &Path, err: &std::io::Error) {
+        eprintln!(
+            "warning: cannot record progress in {}: {err}; the check goes on, but if it is stopped it will start over (make the folder writable, or free disk)",
+            path.display()
+        );
+    }
 }
 
 impl VerifyCmd {
@@ -569,13 +631,28 @@ impl VerifyCmd {
             bail!("--min-seeds {min} is above the last tier to check, {max}: give a lower --min-seeds, or a higher --max-seeds");
         }
         let advice = self.table.advice();
-        let report = match &self.vu_dir {
-            Some(vu) => {
-                Tables::open_published(vu, &rules, max).and_then(|t| verify_tables(&t, min..=max))
-            }
-            None => verify(&rules, &self.table.dir, min..=max),
+        let display = VerifyDisplay {
+            quiet: self.quiet,
+            bar: Mutex::new(None),
+        };
+        if let Some(m) = self.memory {
+            check_memory(m)?;
         }
+        let opts = VerifyOptions {
+            budget: self.memory.unwrap_or_else(default_budget),
+            resume: !self.fresh,
+            record: true,
+            observer: &display,
+        };
+        let report = match &self.vu_dir {
+            Some(vu) => Tables::open_published(vu, &rules, max),
+            None => open_checked(&rules, &self.table.dir, max),
+        }
+        .and_then(|t| verify_with(&t, min..=max, &opts))
         .map_err(|e| advice.table(e))?;
+        if let Some(bar) = display.bar.lock().unwrap().take() {
+            bar.finish_and_clear();
+        }
         let total: u64 = report.tiers.iter().map(|t| t.1).sum();
         if let Some(bad) = report.first_bad {
             let fix = match self.vu_dir {
@@ -607,8 +684,17 @@ impl VerifyCmd {
                 format!("the values of tiers {min}..={max} checked, every header and checksum")
             }
         };
+        let earlier: u64 = report.earlier.iter().map(|t| t.1).sum();
+        let earlier = match earlier {
+            0 => String::new(),
+            e => format!(
+                " ({} of them by an earlier run, as {} records; --fresh checks them again)",
+                group(e as u128),
+                JOURNAL
+            ),
+        };
         println!(
-            "ok: {} tiers of {key}, {} positions, {what}",
+            "ok: {} tiers of {key}, {} positions, {what}{earlier}",
             report.tiers.len(),
             group(total as u128)
         );

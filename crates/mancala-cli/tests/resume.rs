@@ -160,3 +160,89 @@ fn kill_and_resume(name: &str, extra: &[&str]) {
     assert!(left.is_empty(), "left behind: {left:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A verification of the top tier read in order (a small budget), killed once it has
+/// recorded a slice, goes on from its journal, and `--fresh` checks everything again.
+#[test]
+fn a_killed_verification_goes_on_from_its_journal() {
+    let dir = scratch("verify-journal");
+    let max = 16;
+    let out = mancala(
+        &build_args(&dir, max, &["-q"])
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    );
+    assert!(out.status.success());
+    let journal = dir.join("awari-6x4").join("verify.journal");
+    let top = format!("tier={max} ");
+    let size = 12_685_179u64;
+    let dir_arg = dir.to_str().unwrap();
+    // Tier 16 (12.7 M positions) with 20 MB: its best exits by scans, in four slices.
+    let args = [
+        "verify",
+        "awari",
+        "--dir",
+        dir_arg,
+        "--min-seeds",
+        "16",
+        "--memory",
+        "20M",
+        "-q",
+    ];
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let recorded = || {
+        std::fs::read_to_string(&journal)
+            .unwrap_or_default()
+            .lines()
+            .any(|l| l.contains(&top))
+    };
+    loop {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the verification ended before it recorded a slice"
+        );
+        if recorded() {
+            child.kill().unwrap(); // SIGKILL
+            child.wait().unwrap();
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let done: u64 = std::fs::read_to_string(&journal)
+        .unwrap()
+        .lines()
+        .filter(|l| l.contains(&top))
+        .filter_map(|l| l.rsplit_once("done=")?.1.parse().ok())
+        .max()
+        .unwrap();
+    assert!(done > 0 && done < size, "{done}");
+
+    let again = mancala(&args);
+    assert!(again.status.success());
+    let (out, err) = (
+        String::from_utf8_lossy(&again.stdout),
+        String::from_utf8_lossy(&again.stderr),
+    );
+    assert!(err.contains("tier  16: "), "{err}");
+    assert!(err.contains("were checked by an earlier run"), "{err}");
+    assert!(
+        out.starts_with("ok: 1 tiers of awari-6x4, 12,685,179 positions"),
+        "{out}"
+    );
+    assert!(out.contains("of them by an earlier run"), "{out}");
+
+    let mut fresh = args.to_vec();
+    fresh.push("--fresh");
+    let fresh = mancala(&fresh);
+    assert!(fresh.status.success());
+    let out = String::from_utf8_lossy(&fresh.stdout);
+    assert!(out.starts_with("ok: 1 tiers"), "{out}");
+    assert!(!out.contains("earlier run"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

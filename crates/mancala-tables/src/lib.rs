@@ -57,7 +57,10 @@ pub use machine::{peak_rss_mb, physical_memory};
 pub use set::Tables;
 pub use solver::{progress_units, solve_tier, Checkpoint, Layout, Resume, MAX_STATE_TIER};
 pub use table::{tier_path, write_table, write_table_from_parts, Table};
-pub use verify::{verify, verify_tables, verify_within, BadEntry, VerifyReport};
+pub use verify::{
+    open_checked, verify, verify_tables, verify_with, verify_within, BadEntry, VerifyObserver,
+    VerifyOptions, VerifyReport, JOURNAL,
+};
 
 use std::path::{Path, PathBuf};
 

@@ -5,10 +5,11 @@
 use mancala_rules::{Options, Preset, Rules, Variant};
 use mancala_tables::plan::{plan, Rates, TierPlan};
 use mancala_tables::{
-    build, format, pack, tier_path, verify, verify_within, BuildOptions, FileError, Table,
-    TableError, Tables,
+    build, format, open_checked, pack, tier_path, verify, verify_with, verify_within, BuildOptions,
+    FileError, Table, TableError, Tables, VerifyObserver, VerifyOptions, JOURNAL,
 };
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 fn rules(preset: Preset) -> Rules {
     Rules::new(Variant::new(preset, Options::default()).unwrap())
@@ -344,14 +345,8 @@ fn a_damaged_tier_is_rebuilt_and_the_verifier_catches_wrong_values() {
 
     // Change one value and re-seal the checksum: only recomputation can see it.
     let path = tier_path(&dir, &key, 10);
-    let mut f = std::fs::read(&path).unwrap();
     let rank = 12_345;
-    f[format::HEADER_LEN + rank] = f[format::HEADER_LEN + rank].wrapping_add(2);
-    let sum = format::checksum(&f[format::HEADER_LEN..]);
-    f[40..48].copy_from_slice(&sum.to_le_bytes());
-    let hsum = xxhash_rust::xxh3::xxh3_64(&f[..120]);
-    f[120..128].copy_from_slice(&hsum.to_le_bytes());
-    std::fs::write(&path, &f).unwrap();
+    plant_wrong_value(&path, rank);
     let report = verify(&r, &dir, 0..=10).unwrap();
     let bad = report.first_bad.expect("the changed value is found");
     assert_eq!(bad.tier, 10);
@@ -381,6 +376,7 @@ fn a_damaged_tier_is_rebuilt_and_the_verifier_catches_wrong_values() {
     drop(tables);
 
     // A flipped bit makes the builder rebuild that tier, and only that tier.
+    let mut f = std::fs::read(&path).unwrap();
     f[format::HEADER_LEN + rank] ^= 0x10;
     std::fs::write(&path, &f).unwrap();
     let reports = build(
@@ -403,6 +399,113 @@ fn a_damaged_tier_is_rebuilt_and_the_verifier_catches_wrong_values() {
         .collect();
     assert_eq!(rebuilt, vec![10]);
     assert!(verify(&r, &dir, 0..=10).unwrap().first_bad.is_none());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Counts the progress a verification reports.
+#[derive(Default)]
+struct Count(AtomicU64);
+
+impl VerifyObserver for Count {
+    fn progress(&self, units: u64) {
+        self.0.fetch_add(units, Relaxed);
+    }
+}
+
+/// Changes the value at `rank` of the tier in `path` and re-seals the file's checksums, so that only a
+/// recomputation can see it.
+fn plant_wrong_value(path: &Path, rank: usize) {
+    let mut f = std::fs::read(path).unwrap();
+    f[format::HEADER_LEN + rank] = f[format::HEADER_LEN + rank].wrapping_add(2);
+    let sum = format::checksum(&f[format::HEADER_LEN..]);
+    f[40..48].copy_from_slice(&sum.to_le_bytes());
+    let hsum = xxhash_rust::xxh3::xxh3_64(&f[..120]);
+    f[120..128].copy_from_slice(&hsum.to_le_bytes());
+    std::fs::write(path, &f).unwrap();
+}
+
+/// A verification records what it found right, stretch by stretch, and the next one goes
+/// on from there while the files are the same; a file changed since (even with its
+/// checksums re-sealed) is checked again.
+#[test]
+fn a_verification_goes_on_from_its_journal() {
+    let r = rules(Preset::Awari);
+    let dir = scratch("journal");
+    let max = 12;
+    build_in(&dir, &r, max, 2, false);
+    let key = r.variant().key();
+    let journal = dir.join(&key).join(JOURNAL);
+    let sizes: Vec<u64> = {
+        let t = open_checked(&r, &dir, max).unwrap();
+        (0..=max).map(|n| t.indexer().size(n)).collect()
+    };
+    let total: u64 = sizes.iter().sum();
+    let run = |resume: bool, budget: u64| {
+        let count = Count::default();
+        let tables = open_checked(&r, &dir, max).unwrap();
+        let opts = VerifyOptions {
+            budget,
+            resume,
+            record: true,
+            observer: &count,
+        };
+        let report = verify_with(&tables, 0..=max, &opts).unwrap();
+        (report, count.0.load(Relaxed))
+    };
+    let roomy = 1 << 30;
+
+    // Without the journal: every value checked, every tier recorded whole.
+    let (report, units) = run(false, roomy);
+    assert!(report.first_bad.is_none() && report.earlier.is_empty());
+    assert_eq!(units, total);
+    let text = std::fs::read_to_string(&journal).unwrap();
+    for (n, size) in sizes.iter().enumerate().filter(|t| *t.1 > 0) {
+        assert!(text.contains(&format!("tier={n} ")), "{text}");
+        assert!(text.contains(&format!(" done={size}\n")), "{text}");
+    }
+    // Again: nothing left to check.
+    let (report, units) = run(true, roomy);
+    assert!(report.first_bad.is_none());
+    assert_eq!(report.earlier.iter().map(|t| t.1).sum::<u64>(), total);
+    assert_eq!(units, 0);
+
+    // A journal that stops in the middle of the top tier (a killed run): the next run goes
+    // on from the block that holds that rank, reading the lower tiers in order (each position
+    // counted twice: its exit, then its check).
+    let cut = sizes[max] / 2 + 7;
+    let kept: String = text
+        .lines()
+        .filter(|l| !l.contains(&format!("tier={max} ")))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let top = text
+        .lines()
+        .find(|l| l.contains(&format!("tier={max} ")))
+        .unwrap();
+    let partial = top.replace(&format!("done={}", sizes[max]), &format!("done={cut}"));
+    std::fs::write(&journal, format!("{kept}{partial}\n")).unwrap();
+    let (report, units) = run(true, 2_000_000);
+    assert!(report.first_bad.is_none());
+    let (n, earlier) = *report.earlier.last().unwrap();
+    assert_eq!(n, max);
+    assert!(earlier > 0 && earlier <= cut, "{earlier} of {cut}");
+    assert_eq!(units, 2 * (sizes[max] - earlier));
+
+    // A value changed in the top tier, the file re-sealed: its records no longer hold (the
+    // tiers below still do), and the changed value is found.
+    let path = tier_path(&dir, &key, max);
+    plant_wrong_value(&path, 2 * cut as usize / 3);
+    for budget in [roomy, 2_000_000] {
+        let (report, _) = run(true, budget);
+        assert!(
+            report.earlier.iter().all(|t| t.0 < max),
+            "{:?}",
+            report.earlier
+        );
+        let bad = report.first_bad.expect("the changed value is found");
+        assert_eq!(bad.tier, max);
+        assert!(bad.rank <= 2 * cut / 3);
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

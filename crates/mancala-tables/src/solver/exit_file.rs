@@ -57,9 +57,17 @@ impl ExitFile {
     /// reading them once for their masks and hash. Exits past `len` (appended after the
     /// checkpoint that names `len` was saved) are cut off, so that appends go on from there.
     pub fn reopen(path: &Path, len: u64) -> io::Result<ExitFile> {
-        if !std::fs::metadata(path)?.is_file() {
+        // Checked before the file is taken over: a dropped `ExitFile` removes its file.
+        let meta = std::fs::metadata(path)?;
+        if !meta.is_file() {
             return Err(io::Error::other(format!(
                 "{} is not a file",
+                path.display()
+            )));
+        }
+        if meta.len() < len {
+            return Err(io::Error::other(format!(
+                "{} holds fewer than {len} exits",
                 path.display()
             )));
         }
@@ -73,12 +81,6 @@ impl ExitFile {
             masks: Vec::new(),
             hash: Xxh3::new(),
         };
-        if f.file.metadata()?.len() < len {
-            return Err(io::Error::other(format!(
-                "{} holds fewer than {len} exits",
-                path.display()
-            )));
-        }
         let mut buf = vec![0u8; 1 << 20];
         while f.len < len {
             let n = buf.len().min((len - f.len) as usize);
@@ -175,7 +177,9 @@ mod tests {
         let hash = f.hash();
         assert_eq!(hash, xxhash_rust::xxh3::xxh3_64(&exits));
         std::mem::forget(f);
+        // Asked for more exits than it holds: an error, and the file stays.
         assert!(ExitFile::reopen(&path, exits.len() as u64 + 1).is_err());
+        assert!(path.exists());
         let mut again = ExitFile::reopen(&path, exits.len() as u64).unwrap();
         assert_eq!((again.len(), again.hash()), (exits.len() as u64, hash));
         assert!(again.may_hold(CHUNK, 3, false) && !again.may_hold(CHUNK, 7, false));

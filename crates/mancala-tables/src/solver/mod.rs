@@ -88,16 +88,19 @@ pub(crate) fn solve_slice<L: LowerTiers>(
 
 /// Phase 1 of tier `n` on its ranks `lo..hi` alone (at block starts in the published
 /// order): each position's best exit ([`crate::core::NO_EXIT`] if none), by the scan in the
-/// lower tiers' order where the rules and the order allow, else position by position. For a
-/// verifier of tiers whose lower tiers do not fit in memory.
+/// lower tiers' order where the rules and the order allow, else position by position; one
+/// unit of `progress` a position. For a verifier of tiers whose lower tiers do not fit in
+/// memory.
 pub(crate) fn best_exits<L: LowerTiers>(
     rules: &Rules,
     ix: &Indexer,
     n: usize,
     lower: &L,
     (lo, hi): (u64, u64),
+    progress: &dyn Progress,
 ) -> Bytes {
     let job = Job {
+        progress,
         bounds: vec![lo, hi].into(),
         slice: 0,
         ..Job::new(rules, ix, n, lower)
