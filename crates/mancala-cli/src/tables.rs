@@ -7,7 +7,7 @@ use crate::searching::{progress_printer, DEFAULT_DIR};
 use crate::tiers::group;
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 use mancala_oracle::{Options, Oracle, Settings, TableSize};
 use mancala_rules::{parse_position, Rules};
 use mancala_tables::plan::{default_budget, plan, plan_distributed, plan_each, Rates, TierPlan};
@@ -112,6 +112,19 @@ pub struct BuildCmd {
     quiet: bool,
 }
 
+/// A progress bar of `len` for tier `tier`, drawn by `template` (the tier is its prefix).
+fn tier_bar(len: u64, tier: usize, template: &str) -> ProgressBar {
+    let bar = ProgressBar::new(len);
+    let style = ProgressStyle::with_template(template)
+        .expect("valid template")
+        .with_key("rate", |s: &ProgressState, w: &mut dyn std::fmt::Write| {
+            let _ = write!(w, "{:.2} M/s", s.per_sec() / 1e6);
+        });
+    bar.set_style(style.progress_chars("=> "));
+    bar.set_prefix(tier.to_string());
+    bar
+}
+
 /// Progress bars on stderr and a line (or JSON object) per tier on stdout.
 struct Display {
     json: bool,
@@ -126,15 +139,11 @@ impl BuildObserver for Display {
             return;
         }
         // The bar counts positions; the solver reports work units (two passes' worth).
-        let bar = ProgressBar::new(positions);
-        bar.set_style(
-            ProgressStyle::with_template(
-                "tier {prefix:>3} [{bar:30}] {percent:>3}% {msg}, {human_pos}/{human_len} positions, {per_sec}, ETA {eta}",
-            )
-            .expect("valid template")
-            .progress_chars("=> "),
+        let bar = tier_bar(
+            positions,
+            seeds,
+            "tier {prefix:>3} [{bar:30}] {percent:>3}% {msg}, {human_pos}/{human_len} positions, {rate}, ETA {eta}",
         );
-        bar.set_prefix(seeds.to_string());
         *self.bar.lock().unwrap() = Some((bar, work.max(1), 0));
     }
 
@@ -557,15 +566,11 @@ impl VerifyObserver for VerifyDisplay {
         if self.quiet || work < 1_000_000 {
             return;
         }
-        let bar = ProgressBar::new(work);
-        bar.set_style(
-            ProgressStyle::with_template(
-                "verify tier {prefix:>3} [{bar:30}] {percent:>3}%, {per_sec}, ETA {eta}",
-            )
-            .expect("valid template")
-            .progress_chars("=> "),
+        let bar = tier_bar(
+            work,
+            tier,
+            "verify tier {prefix:>3} [{bar:30}] {percent:>3}%, {rate}, ETA {eta}",
         );
-        bar.set_prefix(tier.to_string());
         *self.bar.lock().unwrap() = Some(bar);
     }
 
