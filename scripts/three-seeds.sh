@@ -5,7 +5,8 @@
 # DIR/GAME3-time.txt, then prints the start position's value and each move's value from the
 # tables, the search's answer at the root (with its principal variation), and recomputes the
 # values of the two top tiers (`verify --min-seeds 34`, which also resumes where a killed run
-# stopped). Run it again after a kill: every step goes on from what is done.
+# stopped). Run it again after a kill: the build and the verification go on from what is
+# done (the query and the root search, a few minutes, run again).
 #
 #   scripts/three-seeds.sh GAME [DIR] [MEMORY]      GAME: awari or oware
 #
@@ -31,4 +32,5 @@ $bin plan "$game" --seeds 3 --max-seeds 36 ${memory:+--memory "$memory"}
   | tee -a "$dir/${game}3-build.jsonl"
 $bin query "$game" --seeds 3 "$start" --dir "$dir"
 $bin solve "$game" --seeds 3 "$start" --dir "$dir" --tables 36 --json
-/usr/bin/time -v $bin verify "$game" --seeds 3 --min-seeds 34 --dir "$dir"
+/usr/bin/time -v $bin verify "$game" --seeds 3 --min-seeds 34 --dir "$dir" \
+  ${memory:+--memory "$memory"}

@@ -71,9 +71,10 @@ pub struct BuildCmd {
     #[arg(long, value_name = "SIZE", allow_hyphen_values = true, value_parser = parse_size)]
     memory: Option<u64>,
 
-    /// Save a tier's state between thresholds at most every M minutes (0: after each), so a
-    /// killed build resumes inside the tier; the saves go beside the tables and are removed
-    /// when the tier is done
+    /// Save a tier's state at most every M minutes (0: at every chance), between thresholds
+    /// and between slices of its best exits (a tier of more than about M minutes' work is
+    /// taken in up to 8 slices for that), so a killed build resumes inside the tier; the
+    /// saves go beside the tables and are removed when the tier is done
     #[arg(
         long,
         value_name = "M",
@@ -581,8 +582,14 @@ impl VerifyObserver for VerifyDisplay {
     }
 
     fn cannot_record(&self, path: &Path, err: &std::io::Error) {
+        use std::io::ErrorKind::{PermissionDenied, ReadOnlyFilesystem, StorageFull};
+        let fix = match err.kind() {
+            PermissionDenied | ReadOnlyFilesystem => " (make the folder writable)",
+            StorageFull => " (free some disk)",
+            _ => "",
+        };
         eprintln!(
-            "warning: cannot record progress in {}: {err}; the check goes on, but if it is stopped it will start over (make the folder writable, or free disk)",
+            "warning: cannot record progress in {}: {err}{fix}; the check goes on, but if it is stopped, what it checked from here on will be checked again",
             path.display()
         );
     }

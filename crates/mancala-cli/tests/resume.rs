@@ -196,32 +196,30 @@ fn a_killed_verification_goes_on_from_its_journal() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
+    // The most ranks of the top tier the journal says were checked.
     let recorded = || {
         std::fs::read_to_string(&journal)
             .unwrap_or_default()
             .lines()
-            .any(|l| l.contains(&top))
+            .filter(|l| l.contains(&top))
+            .filter_map(|l| l.rsplit_once("done=")?.1.parse::<u64>().ok())
+            .max()
     };
-    loop {
+    let done = loop {
+        if let Some(done) = recorded() {
+            child.kill().unwrap(); // SIGKILL
+            child.wait().unwrap();
+            break done;
+        }
         assert!(
             child.try_wait().unwrap().is_none(),
             "the verification ended before it recorded a slice"
         );
-        if recorded() {
-            child.kill().unwrap(); // SIGKILL
-            child.wait().unwrap();
-            break;
-        }
         std::thread::sleep(Duration::from_millis(2));
-    }
-    let done: u64 = std::fs::read_to_string(&journal)
-        .unwrap()
-        .lines()
-        .filter(|l| l.contains(&top))
-        .filter_map(|l| l.rsplit_once("done=")?.1.parse().ok())
-        .max()
-        .unwrap();
+    };
     assert!(done > 0 && done < size, "{done}");
+    // The kill came after the first slice was recorded, and before the rest were.
+    assert!(recorded().is_some_and(|d| d < size), "{:?}", recorded());
 
     let again = mancala(&args);
     assert!(again.status.success());

@@ -196,7 +196,11 @@ pub fn build(
             &Forward(obs),
             &layout,
         )
-        .map_err(|e| FileError::io(layout.exit_file.as_deref().unwrap_or(&path), e))?;
+        .map_err(|e| {
+            // The solver writes only the exit file and the checkpoint.
+            let ckpt = layout.checkpoint.as_ref().map(|c| c.path.as_path());
+            FileError::io(layout.exit_file.as_deref().or(ckpt).unwrap_or(&path), e)
+        })?;
         // A compressed tier built beyond memory is stored so that reading it back needs no
         // lower tier (their random reads are what the plan avoids).
         let beyond_memory = plans.as_ref().is_some_and(|p| p[n].exits_on_disk());

@@ -86,8 +86,9 @@ pub struct TierPlan {
     /// when they are read at random.
     pub memory: u64,
     /// Disk the tier needs at its peak, bytes: while it is solved, its checkpoint (a byte a
-    /// position) and its exits (a byte a position, on disk from the first checkpoint or
-    /// all along); then its file (uncompressed), once those are gone.
+    /// position) and its exits (a byte a position, on disk from the first checkpoint, from
+    /// phase 1 on when it is checkpointed in slices, or all along); then its file
+    /// (uncompressed), once those are gone.
     pub disk: u64,
     /// Bytes read from the lower tiers (once a slice when they are read in order).
     pub lower_reads: u64,
@@ -122,8 +123,10 @@ pub const PHASE1_PER_THREAD: f64 = 2.0e6;
 /// The slices phase 1 of a tier of `size` positions whose exits stay in memory is cut in,
 /// so that a checkpoint saved about every `every` can fall inside it: a kill then loses at
 /// most a slice, not the whole phase (half an hour on a tier of 8 G positions here). Each
-/// slice of a scan reads the lower tiers once more, so slices are about `every` of work
-/// each, at most [`MAX_CHECKPOINT_SLICES`] (as many as that with `every` zero).
+/// slice of a scan reads the lower tiers once more (tier 34 of Awari: 4 slices, 3 more reads
+/// of 25 GB, about a minute and a half at 1 GB/s, which the plan's time leaves out), so
+/// slices are about `every` of work each, at most [`MAX_CHECKPOINT_SLICES`] (as many as that
+/// with `every` zero).
 pub fn checkpoint_slices(size: u64, every: std::time::Duration, threads: usize) -> usize {
     let per_slice = every.as_secs_f64() * PHASE1_PER_THREAD * threads.max(1) as f64;
     let slices = (size as f64 / per_slice.max(1.0)).ceil();

@@ -27,6 +27,8 @@ pub struct Tables {
     known: Mutex<HashMap<Board, i8>>,
     /// The files are the published Awari database's (`scores.N`), not this program's.
     published: bool,
+    /// Every file's payload checksum was checked when it was opened.
+    payloads_checked: bool,
 }
 
 /// Unpacked blocks kept at most (each up to ~128 KB).
@@ -54,7 +56,9 @@ impl Tables {
                 tiers.push(None);
             }
         }
-        Ok(Tables::of(rules, ix, dir, tiers, false))
+        let mut tables = Tables::of(rules, ix, dir, tiers, false);
+        tables.payloads_checked = check_payload;
+        Ok(tables)
     }
 
     fn of(
@@ -72,6 +76,7 @@ impl Tables {
             unpacked: Mutex::new(HashMap::new()),
             known: Mutex::new(HashMap::new()),
             published,
+            payloads_checked: false,
         }
     }
 
@@ -104,6 +109,13 @@ impl Tables {
             tables.tiers[n] = Some(t.with_extra(v));
         }
         Ok(tables)
+    }
+
+    /// Was every file's payload checksum checked when the tables were opened (the
+    /// `check_payload` of [`Tables::open`])? A record of values found right stands for the
+    /// same bytes only then.
+    pub fn payloads_checked(&self) -> bool {
+        self.payloads_checked
     }
 
     /// Are these the published database's files?

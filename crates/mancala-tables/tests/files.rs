@@ -468,6 +468,17 @@ fn a_verification_goes_on_from_its_journal() {
     assert!(report.first_bad.is_none());
     assert_eq!(report.earlier.iter().map(|t| t.1).sum::<u64>(), total);
     assert_eq!(units, 0);
+    // Tables opened without their payloads checked neither use the journal nor add to it.
+    let unchecked = Tables::open(&dir, &r, max, false).unwrap();
+    let opts = VerifyOptions {
+        resume: true,
+        record: true,
+        ..VerifyOptions::default()
+    };
+    let report = verify_with(&unchecked, 0..=max, &opts).unwrap();
+    assert!(report.first_bad.is_none() && report.earlier.is_empty());
+    assert_eq!(std::fs::read_to_string(&journal).unwrap(), text);
+    drop(unchecked);
 
     // A journal that stops in the middle of the top tier (a killed run): the next run goes
     // on from the block that holds that rank, reading the lower tiers in order (each position

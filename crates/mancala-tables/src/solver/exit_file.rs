@@ -24,11 +24,14 @@ fn bit(exit: i8) -> u64 {
     }
 }
 
-/// Exits written in rank order to a temporary file, removed when dropped (a killed build
-/// leaves it for its checkpoint, [`super::checkpoint`]).
+/// Exits written in rank order to a temporary file, removed when dropped unless a checkpoint
+/// names it ([`super::checkpoint`]): then it stays for the checkpoint when the build is
+/// killed or fails (a full disk, say), and the checkpoint removes it when the tier is done.
 pub(crate) struct ExitFile {
     path: PathBuf,
     file: File,
+    /// Removed when dropped (not a checkpoint's).
+    temporary: bool,
     len: u64,
     /// For each chunk of [`CHUNK`] ranks: the [`bit`]s of the exits it holds.
     masks: Vec<u64>,
@@ -47,10 +50,17 @@ impl ExitFile {
                 .create(true)
                 .truncate(true)
                 .open(path)?,
+            temporary: true,
             len: 0,
             masks: Vec::new(),
             hash: Xxh3::new(),
         })
+    }
+
+    /// The file, named by a checkpoint from now on: it stays when dropped.
+    pub fn for_checkpoint(mut self) -> ExitFile {
+        self.temporary = false;
+        self
     }
 
     /// Opens the file a killed build left at `path` with the exits of its first `len` ranks,
@@ -77,6 +87,7 @@ impl ExitFile {
                 .read(true)
                 .write(true)
                 .open(path)?,
+            temporary: false,
             len: 0,
             masks: Vec::new(),
             hash: Xxh3::new(),
@@ -147,7 +158,9 @@ impl ExitFile {
 
 impl Drop for ExitFile {
     fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.path);
+        if self.temporary {
+            let _ = std::fs::remove_file(&self.path);
+        }
     }
 }
 
@@ -210,8 +223,11 @@ mod tests {
         let mut buf = vec![0u8; 3];
         cut.read(CHUNK + 10, &mut buf).unwrap();
         assert_eq!(buf, more);
+        // A checkpoint's file stays when dropped; a temporary one goes.
         drop(cut);
-        assert!(!path.exists(), "removed when dropped");
+        assert!(path.exists(), "a checkpoint's file stays");
+        drop(ExitFile::create(&path).unwrap());
+        assert!(!path.exists(), "a temporary file is removed when dropped");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

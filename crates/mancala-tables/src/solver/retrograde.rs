@@ -88,16 +88,18 @@ pub(crate) fn solve<L: LowerTiers>(
         }) => {
             job.progress.advance(done);
             let (mut state, mut file) = (state, exits);
-            phase1_in_slices(
-                &job,
-                scan,
-                layout.slices,
-                &mut state,
-                &mut file,
-                None,
-                saver,
-            )?;
-            (state, Stored::File(Box::new(file)), n as i8)
+            let slices = layout.slices;
+            if layout.exit_file.is_none() {
+                // The exits' plan is memory: the ones done go back there, the rest join them.
+                let mut exits = Bytes::zeroed(len as usize);
+                file.read(0, &mut exits.bytes_mut()[..done as usize])?;
+                let keep = Some(&mut exits);
+                phase1_in_slices(&job, scan, slices, &mut state, &mut file, keep, saver)?;
+                (state, Stored::Memory(exits, Some(Box::new(file))), n as i8)
+            } else {
+                phase1_in_slices(&job, scan, slices, &mut state, &mut file, None, saver)?;
+                (state, Stored::File(Box::new(file)), n as i8)
+            }
         }
         None => match (&layout.exit_file, saver) {
             (None, Some((c, _))) if layout.slices > 1 => {
@@ -105,7 +107,7 @@ pub(crate) fn solve<L: LowerTiers>(
                 // memory and go to the checkpoint's exit file as each slice ends.
                 let mut state = Bytes::zeroed(len as usize);
                 let mut exits = Bytes::zeroed(len as usize);
-                let mut file = ExitFile::create(&c.exits_path())?;
+                let mut file = ExitFile::create(&c.exits_path())?.for_checkpoint();
                 let slices = layout.slices;
                 phase1_in_slices(
                     &job,
@@ -124,7 +126,11 @@ pub(crate) fn solve<L: LowerTiers>(
             }
             (Some(path), _) => {
                 let mut state = Bytes::zeroed(len as usize);
+                // The checkpoint's exit file when there is one (the same path).
                 let mut file = ExitFile::create(path)?;
+                if saver.is_some() {
+                    file = file.for_checkpoint();
+                }
                 let slices = layout.slices;
                 phase1_in_slices(&job, scan, slices, &mut state, &mut file, None, saver)?;
                 (state, Stored::File(Box::new(file)), n as i8)
@@ -256,7 +262,9 @@ pub(crate) fn phase1<L: LowerTiers>(job: &Job<'_, L>, scan: bool) -> (Bytes, Byt
 /// ranks before it: a new file and a zeroed state, or what a checkpoint gave back). Each
 /// slice's exits are appended to `file`; with `keep`, they are also kept there (the whole
 /// process's exits), else only one slice's are in memory at a time. With a checkpoint (and
-/// the rule set's key), the state is saved between slices when one is due.
+/// the rule set's key), the state is saved between slices when one is due, and after every
+/// slice with `keep` (those slices were cut to the checkpoint's interval: a save only when
+/// one is due would skip every other one).
 fn phase1_in_slices<L: LowerTiers>(
     job: &Job<'_, L>,
     scan: bool,
@@ -286,7 +294,7 @@ fn phase1_in_slices<L: LowerTiers>(
         exits_of_slice(job, scan, state, (w[0], w[1]), exits);
         file.append(exits)?;
         if let Some((c, key)) = checkpoint {
-            if w[1] < hi && clock.due(c) {
+            if w[1] < hi && (keep.is_some() || clock.due(c)) {
                 let exits = CheckpointExits::File(file);
                 let done = Resume::Exits { done: w[1] - lo };
                 c.save(key, job.n, state.atomic_bytes(), exits, done)?;

@@ -59,14 +59,18 @@ impl Line {
 impl Journal {
     /// The journal at `path` as far as it can be read (none, or an unreadable one: empty).
     pub fn read(path: &Path) -> Journal {
-        // Only a regular file is read (a FIFO of that name would block).
-        let mut text = String::new();
+        // Only a regular file is read (a FIFO of that name would block); a line that is not
+        // text is passed over like any other that does not parse.
+        let mut bytes = Vec::new();
         if let Ok(mut f) = open_regular(path) {
-            let _ = f.read_to_string(&mut text);
+            let _ = f.read_to_end(&mut bytes);
         }
         Journal {
             path: path.to_path_buf(),
-            lines: text.lines().filter_map(Line::parse).collect(),
+            lines: bytes
+                .split(|&b| b == b'\n')
+                .filter_map(|l| Line::parse(std::str::from_utf8(l).ok()?))
+                .collect(),
             file: None,
         }
     }
@@ -86,7 +90,7 @@ impl Journal {
         if self.file.is_none() {
             if path_is_not_a_file(&self.path) {
                 return Err(io::Error::other(format!(
-                    "{} is not a regular file",
+                    "{} is not a regular file: remove or rename it",
                     self.path.display()
                 )));
             }
@@ -107,7 +111,9 @@ impl Journal {
             self.file = Some(f);
         }
         let f = self.file.as_mut().expect("opened above");
-        writeln!(f, "{MAGIC} tier={tier} files={files:016x} done={done}")?;
+        // One write a line, so that two runs appending at once do not interleave them.
+        let line = format!("{MAGIC} tier={tier} files={files:016x} done={done}\n");
+        f.write_all(line.as_bytes())?;
         f.sync_data()?;
         self.lines.push(Line { tier, files, done });
         Ok(())
@@ -159,7 +165,7 @@ mod tests {
         j.record(36, 8, 9000).unwrap();
         // A kill in the middle of a line, and a line of something else.
         let mut f = OpenOptions::new().append(true).open(&path).unwrap();
-        f.write_all(b"garbage line\nmancala-verify-1 tier=36 files=0000000000000007 do")
+        f.write_all(b"garbage \xff line\nmancala-verify-1 tier=36 files=0000000000000007 do")
             .unwrap();
         drop(f);
         let mut again = Journal::read(&path);

@@ -111,7 +111,9 @@ pub struct VerifyOptions<'a> {
     /// checked reading them in order, a slice at a time.
     pub budget: u64,
     /// Skip what the journal of the tables' folder says an earlier run found right in the
-    /// same files ([`JOURNAL`]; not for the published database's files).
+    /// same files ([`JOURNAL`]). Only for tables opened with every payload checked
+    /// ([`open_checked`]; [`Tables::payloads_checked`]), and not for the published
+    /// database's files: the journal is not read or written otherwise.
     pub resume: bool,
     /// Append what this run finds right to that journal, stretch by stretch.
     pub record: bool,
@@ -135,6 +137,9 @@ impl Default for VerifyOptions<'_> {
 /// are read at random (a tier read in order records each of its slices).
 const STRETCH: u64 = 1 << 28;
 
+/// About how much work a slice of a tier read in order is cut to, at most.
+const RECORD_EVERY: std::time::Duration = std::time::Duration::from_secs(600);
+
 /// [`verify_tables`] as `opts` say: within a budget, going on from and recording to the
 /// journal, reporting progress.
 pub fn verify_with(
@@ -145,10 +150,17 @@ pub fn verify_with(
     let rules = tables.rules();
     let ix = tables.indexer();
     let obs = opts.observer;
-    let mut journal = (!tables.is_published() && (opts.resume || opts.record)).then(|| {
+    // Only the program's own files, with every payload checked on opening: a record
+    // stands for the bytes that were found right.
+    let journal = (!tables.is_published() && tables.payloads_checked()).then(|| {
         let folder = tier_path(tables.dir(), &rules.variant().key(), 0);
         Journal::read(&folder.with_file_name(JOURNAL))
     });
+    let (mut journal, resume) = match journal {
+        Some(j) if opts.resume || opts.record => (Some(j), opts.resume),
+        _ => (None, false),
+    };
+    let mut recording = opts.record;
     let mut report = VerifyReport {
         tiers: Vec::new(),
         first_bad: None,
@@ -162,7 +174,7 @@ pub fn verify_with(
         report.tiers.push((n, size));
         let files = journal::files_hash(tables, n);
         let earlier = match &journal {
-            Some(j) if opts.resume => snap_to_block(ix, n, j.done(n, files).min(size)),
+            Some(j) if resume => snap_to_block(ix, n, j.done(n, files).min(size)),
             _ => 0,
         };
         if earlier > 0 {
@@ -174,8 +186,13 @@ pub fn verify_with(
         let scanned = all > opts.budget;
         let pieces = if scanned {
             let room = opts.budget.saturating_sub(size).max(1);
-            // A slice costs two bytes a position (quiet-move counts and best exits).
-            ((2 * size).div_ceil(room) as usize).clamp(1, crate::plan::MAX_SLICES)
+            // A slice costs two bytes a position (quiet-move counts and best exits), and is
+            // recorded when it is done: slices of about ten minutes' work each at most, so
+            // that a kill loses little (each slice reads the lower tiers once more).
+            let threads = rayon::current_num_threads();
+            let by_work = crate::plan::checkpoint_slices(size, RECORD_EVERY, threads);
+            let by_memory = (2 * size).div_ceil(room) as usize;
+            by_memory.max(by_work).clamp(1, crate::plan::MAX_SLICES)
         } else {
             size.div_ceil(STRETCH) as usize
         };
@@ -199,10 +216,11 @@ pub fn verify_with(
                 report.first_bad = bad;
                 return Ok(report);
             }
-            if let Some(j) = journal.as_mut().filter(|_| opts.record) {
+            if let Some(j) = journal.as_mut().filter(|_| recording) {
                 if let Err(e) = j.record(n, files, w[1]) {
+                    // The records read stay good for the tiers still to come.
                     obs.cannot_record(j.path(), &e);
-                    journal = None;
+                    recording = false;
                 }
             }
         }
