@@ -537,6 +537,12 @@ pub struct VerifyCmd {
     #[arg(long, value_name = "SIZE", allow_hyphen_values = true, value_parser = parse_size)]
     memory: Option<u64>,
 
+    /// Print one JSON object on stdout: `ok`, `key`, `positions`, `earlier` (checked by an
+    /// earlier run), `seconds`, `tiers` (`seeds`, `positions`, `earlier`), and `first_bad`
+    /// when a value is wrong (the command then fails, as without --json)
+    #[arg(long)]
+    json: bool,
+
     /// No progress bars
     #[arg(long, short)]
     quiet: bool,
@@ -650,6 +656,7 @@ impl VerifyCmd {
         if let Some(m) = self.memory {
             check_memory(m)?;
         }
+        let started = std::time::Instant::now();
         let opts = VerifyOptions {
             budget: self.memory.unwrap_or_else(default_budget),
             resume: !self.fresh,
@@ -666,6 +673,37 @@ impl VerifyCmd {
             bar.finish_and_clear();
         }
         let total: u64 = report.tiers.iter().map(|t| t.1).sum();
+        let earlier: u64 = report.earlier.iter().map(|t| t.1).sum();
+        if self.json {
+            let earlier_of = |n: usize| report.earlier.iter().find(|e| e.0 == n).map_or(0, |e| e.1);
+            let tiers: Vec<serde_json::Value> = report
+                .tiers
+                .iter()
+                .map(|&(n, p)| json!({"seeds": n, "positions": p, "earlier": earlier_of(n)}))
+                .collect();
+            let first_bad = report.first_bad.as_ref().map(|b| {
+                json!({
+                    "path": b.path,
+                    "tier": b.tier,
+                    "rank": b.rank,
+                    "position": b.position,
+                    "stored": b.stored,
+                    "recomputed": (b.recomputed != i32::MIN).then_some(b.recomputed),
+                })
+            });
+            println!(
+                "{}",
+                json!({
+                    "ok": first_bad.is_none(),
+                    "key": key,
+                    "positions": total,
+                    "earlier": earlier,
+                    "seconds": (started.elapsed().as_secs_f64() * 1000.0).round() / 1000.0,
+                    "tiers": tiers,
+                    "first_bad": first_bad,
+                })
+            );
+        }
         if let Some(bad) = report.first_bad {
             let fix = match self.vu_dir {
                 Some(_) => "download that file again".to_string(),
@@ -696,7 +734,9 @@ impl VerifyCmd {
                 format!("the values of tiers {min}..={max} checked, every header and checksum")
             }
         };
-        let earlier: u64 = report.earlier.iter().map(|t| t.1).sum();
+        if self.json {
+            return Ok(());
+        }
         let earlier = match earlier {
             0 => String::new(),
             e => format!(

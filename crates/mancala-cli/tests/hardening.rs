@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{assert_one_line_errors, mancala, scratch};
+use common::{assert_one_line_errors, json, mancala, scratch};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -389,6 +389,22 @@ fn a_forged_value_is_found_by_verify_and_repaired_by_build_repair() {
         t.contains("tier 9 rank 1000") && t.contains("--repair"),
         "{t}"
     );
+    // The same as JSON for scripts, and the command still fails.
+    let out = mancala(&["verify", "awari", "--dir", d, "--json"]);
+    assert!(!out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["ok"], false);
+    assert_eq!(
+        (
+            v["first_bad"]["tier"].as_u64(),
+            v["first_bad"]["rank"].as_u64()
+        ),
+        (Some(9), Some(1000))
+    );
+    assert_eq!(
+        v["first_bad"]["stored"].as_i64().unwrap(),
+        v["first_bad"]["recomputed"].as_i64().unwrap() + 1
+    );
     // The top tier alone finds it too; a bottom above the top is refused.
     let t = text(&mancala(&[
         "verify",
@@ -420,6 +436,18 @@ fn a_forged_value_is_found_by_verify_and_repaired_by_build_repair() {
     assert!(text(&out).contains("rebuilding"), "{}", text(&out));
     assert_eq!(std::fs::read(&tier).unwrap(), good);
     assert!(mancala(&["verify", "awari", "--dir", d]).status.success());
+    // What that run checked is in its journal: the next one has nothing left, unless fresh.
+    let v = json(&["verify", "awari", "--dir", d, "--json"]);
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["tiers"].as_array().unwrap().len(), 10);
+    assert!(v["positions"].as_u64().unwrap() > 100_000);
+    assert_eq!(v["earlier"], v["positions"]);
+    assert!(v["first_bad"].is_null());
+    let v = json(&["verify", "awari", "--dir", d, "--json", "--fresh"]);
+    assert_eq!(
+        (v["ok"].as_bool(), v["earlier"].as_u64()),
+        (Some(true), Some(0))
+    );
     let out = mancala(&["verify", "awari", "--min-seeds", "8", "--dir", d]);
     assert!(out.status.success(), "{}", text(&out));
     assert!(
