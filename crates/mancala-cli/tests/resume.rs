@@ -27,12 +27,21 @@ fn run_and_kill(
     dir: &Path,
     max: usize,
     extra: &[&str],
-    mut stop: impl FnMut(Duration) -> bool,
+    stop: impl FnMut(Duration) -> bool,
 ) -> bool {
     let mut args = vec!["--checkpoint-minutes", "0", "-q"];
     args.extend(extra);
+    spawn_and_kill(&build_args(dir, max, &args), stop)
+}
+
+/// Runs `mancala` with `args` and kills it (SIGKILL) when `stop` says so, given the time
+/// since it started: true; or lets it finish, which it must do successfully: false.
+fn spawn_and_kill<S: AsRef<std::ffi::OsStr>>(
+    args: &[S],
+    mut stop: impl FnMut(Duration) -> bool,
+) -> bool {
     let mut child = Command::new(BIN)
-        .args(build_args(dir, max, &args))
+        .args(args)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -40,7 +49,7 @@ fn run_and_kill(
     let start = Instant::now();
     loop {
         if let Some(status) = child.try_wait().unwrap() {
-            assert!(status.success(), "the build failed: {status}");
+            assert!(status.success(), "mancala failed: {status}");
             return false;
         }
         if stop(start.elapsed()) {
@@ -190,12 +199,6 @@ fn a_killed_verification_goes_on_from_its_journal() {
         "20M",
         "-q",
     ];
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
     // The most ranks of the top tier the journal says were checked.
     let recorded = || {
         std::fs::read_to_string(&journal)
@@ -205,18 +208,11 @@ fn a_killed_verification_goes_on_from_its_journal() {
             .filter_map(|l| l.rsplit_once("done=")?.1.parse::<u64>().ok())
             .max()
     };
-    let done = loop {
-        if let Some(done) = recorded() {
-            child.kill().unwrap(); // SIGKILL
-            child.wait().unwrap();
-            break done;
-        }
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the verification ended before it recorded a slice"
-        );
-        std::thread::sleep(Duration::from_millis(2));
-    };
+    assert!(
+        spawn_and_kill(&args, |_| recorded().is_some()),
+        "the verification ended before it recorded a slice"
+    );
+    let done = recorded().unwrap();
     assert!(done > 0 && done < size, "{done}");
     // The kill came after the first slice was recorded, and before the rest were.
     assert!(recorded().is_some_and(|d| d < size), "{:?}", recorded());

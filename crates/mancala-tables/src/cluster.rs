@@ -57,6 +57,23 @@ pub fn split(ix: &Indexer, n: usize, parts: usize, (lo, hi): (u64, u64)) -> Vec<
     bounds
 }
 
+/// The bounds of [`split`] for work that goes on from rank `from` (the ranks before it done
+/// by an earlier run): `from`, then the bounds above it. Each slice still starts at a block
+/// when `from` does, so a run cut at the same bounds goes on with the same slices.
+pub fn split_from(
+    ix: &Indexer,
+    n: usize,
+    parts: usize,
+    (lo, hi): (u64, u64),
+    from: u64,
+) -> Vec<u64> {
+    let mut bounds = split(ix, n, parts, (lo, hi));
+    bounds.retain(|&b| b > from);
+    bounds.insert(0, from);
+    bounds.dedup();
+    bounds
+}
+
 /// The slice of `bounds` ([`split`]) that holds `rank`.
 #[inline]
 pub(crate) fn owner(bounds: &[u64], rank: u64) -> usize {

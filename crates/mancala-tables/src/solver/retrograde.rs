@@ -25,7 +25,7 @@ use super::state::{final_value, undecided};
 use super::Checkpoint;
 use super::{Job, Layout};
 use crate::bytes::Bytes;
-use crate::cluster::{owner, split, Cluster};
+use crate::cluster::{owner, split_from, Cluster};
 use crate::core::{Exits, LowerTiers, CHUNK};
 use mancala_index::Order;
 use rayon::prelude::*;
@@ -87,55 +87,34 @@ pub(crate) fn solve<L: LowerTiers>(
             from: Resume::Exits { done },
         }) => {
             job.progress.advance(done);
-            let (mut state, mut file) = (state, exits);
-            let slices = layout.slices;
-            if layout.exit_file.is_none() {
-                // The exits' plan is memory: the ones done go back there, the rest join them.
-                let mut exits = Bytes::zeroed(len as usize);
-                file.read(0, &mut exits.bytes_mut()[..done as usize])?;
-                let keep = Some(&mut exits);
-                phase1_in_slices(&job, scan, slices, &mut state, &mut file, keep, saver)?;
-                (state, Stored::Memory(exits, Some(Box::new(file))), n as i8)
-            } else {
-                phase1_in_slices(&job, scan, slices, &mut state, &mut file, None, saver)?;
-                (state, Stored::File(Box::new(file)), n as i8)
-            }
+            let (state, exits) = phase1_sliced(&job, scan, layout, state, exits, saver)?;
+            (state, exits, n as i8)
         }
-        None => match (&layout.exit_file, saver) {
-            (None, Some((c, _))) if layout.slices > 1 => {
+        None => {
+            let (state, exits) = match (&layout.exit_file, saver) {
                 // In slices, so that a checkpoint can fall between two: the exits stay in
                 // memory and go to the checkpoint's exit file as each slice ends.
-                let mut state = Bytes::zeroed(len as usize);
-                let mut exits = Bytes::zeroed(len as usize);
-                let mut file = ExitFile::create(&c.exits_path())?.for_checkpoint();
-                let slices = layout.slices;
-                phase1_in_slices(
-                    &job,
-                    scan,
-                    slices,
-                    &mut state,
-                    &mut file,
-                    Some(&mut exits),
-                    saver,
-                )?;
-                (state, Stored::Memory(exits, Some(Box::new(file))), n as i8)
-            }
-            (None, _) => {
-                let (state, exits) = phase1(&job, scan);
-                (state, Stored::Memory(exits, None), n as i8)
-            }
-            (Some(path), _) => {
-                let mut state = Bytes::zeroed(len as usize);
-                // The checkpoint's exit file when there is one (the same path).
-                let mut file = ExitFile::create(path)?;
-                if saver.is_some() {
-                    file = file.for_checkpoint();
+                (None, Some((c, _))) if layout.slices > 1 => {
+                    let file = ExitFile::create(&c.exits_path())?.for_checkpoint();
+                    let state = Bytes::zeroed(len as usize);
+                    phase1_sliced(&job, scan, layout, state, file, saver)?
                 }
-                let slices = layout.slices;
-                phase1_in_slices(&job, scan, slices, &mut state, &mut file, None, saver)?;
-                (state, Stored::File(Box::new(file)), n as i8)
-            }
-        },
+                (None, _) => {
+                    let (state, exits) = phase1(&job, scan);
+                    (state, Stored::Memory(exits, None))
+                }
+                (Some(path), _) => {
+                    // The checkpoint's exit file when there is one (the same path).
+                    let mut file = ExitFile::create(path)?;
+                    if saver.is_some() {
+                        file = file.for_checkpoint();
+                    }
+                    let state = Bytes::zeroed(len as usize);
+                    phase1_sliced(&job, scan, layout, state, file, saver)?
+                }
+            };
+            (state, exits, n as i8)
+        }
     };
     let chunks: Vec<u64> = (lo..hi).step_by(CHUNK as usize).collect();
     let cs = CHUNK as usize;
@@ -257,6 +236,29 @@ pub(crate) fn phase1<L: LowerTiers>(job: &Job<'_, L>, scan: bool) -> (Bytes, Byt
     (state, exits)
 }
 
+/// Phase 1 in the layout's slices, going on from the first rank without an exit in `file`
+/// (`state` holds the ranks before it), the exits left where the layout plans them: in
+/// memory (those already in `file` read back) and in `file` too, or in `file` alone.
+fn phase1_sliced<L: LowerTiers>(
+    job: &Job<'_, L>,
+    scan: bool,
+    layout: &Layout,
+    mut state: Bytes,
+    mut file: ExitFile,
+    checkpoint: Option<(&Checkpoint, &str)>,
+) -> io::Result<(Bytes, Stored)> {
+    let slices = layout.slices;
+    if layout.exit_file.is_some() {
+        phase1_in_slices(job, scan, slices, &mut state, &mut file, None, checkpoint)?;
+        return Ok((state, Stored::File(Box::new(file))));
+    }
+    let mut exits = Bytes::zeroed(state.len());
+    file.read(0, &mut exits.bytes_mut()[..file.len() as usize])?;
+    let keep = Some(&mut exits);
+    phase1_in_slices(job, scan, slices, &mut state, &mut file, keep, checkpoint)?;
+    Ok((state, Stored::Memory(exits, Some(Box::new(file)))))
+}
+
 /// [`phase1`] in `slices` slices of the process's ranks (each a pass over the lower tiers
 /// when it scans), going on from the first rank without an exit in `file` (`state` holds the
 /// ranks before it: a new file and a zeroed state, or what a checkpoint gave back). Each
@@ -278,10 +280,7 @@ fn phase1_in_slices<L: LowerTiers>(
     let from = lo + file.len();
     // The slices a whole phase 1 would take, cut at the first rank to do (a slice boundary
     // when the same plan saved the checkpoint).
-    let mut bounds = split(job.ix, job.n, slices.max(1), (lo, hi));
-    bounds.retain(|&b| b > from);
-    bounds.insert(0, from);
-    bounds.dedup();
+    let bounds = split_from(job.ix, job.n, slices.max(1), (lo, hi), from);
     let mut clock = Clock::new();
     for w in bounds.windows(2) {
         let mut alone = None;

@@ -7,7 +7,7 @@ pub use journal::JOURNAL;
 
 use crate::core::Progress;
 use crate::set::{Decoded, Tables};
-use crate::table::{tier_path, Table};
+use crate::table::Table;
 use crate::TableError;
 use journal::Journal;
 use mancala_index::{Indexer, Order};
@@ -152,14 +152,10 @@ pub fn verify_with(
     let obs = opts.observer;
     // Only the program's own files, with every payload checked on opening: a record
     // stands for the bytes that were found right.
-    let journal = (!tables.is_published() && tables.payloads_checked()).then(|| {
-        let folder = tier_path(tables.dir(), &rules.variant().key(), 0);
-        Journal::read(&folder.with_file_name(JOURNAL))
-    });
-    let (mut journal, resume) = match journal {
-        Some(j) if opts.resume || opts.record => (Some(j), opts.resume),
-        _ => (None, false),
-    };
+    let own = !tables.is_published() && tables.payloads_checked();
+    let mut journal = (own && (opts.resume || opts.record))
+        .then(|| Journal::read(&tables.dir().join(rules.variant().key()).join(JOURNAL)));
+    let resume = opts.resume && journal.is_some();
     let mut recording = opts.record;
     let mut report = VerifyReport {
         tiers: Vec::new(),
@@ -196,10 +192,7 @@ pub fn verify_with(
         } else {
             size.div_ceil(STRETCH) as usize
         };
-        let mut bounds = crate::cluster::split(ix, n, pieces, (0, size));
-        bounds.retain(|&b| b > earlier);
-        bounds.insert(0, earlier);
-        bounds.dedup();
+        let bounds = crate::cluster::split_from(ix, n, pieces, (0, size), earlier);
         let left = size - earlier;
         obs.tier_started(n, size, earlier, if scanned { 2 * left } else { left });
         for w in bounds.windows(2) {
