@@ -22,6 +22,13 @@ fn build_args(dir: &Path, max: usize, extra: &[&str]) -> Vec<String> {
     args
 }
 
+/// Builds tiers `0..=max` into `dir`, which must succeed.
+fn build_quietly(dir: &Path, max: usize) {
+    let args = build_args(dir, max, &["-q"]);
+    let out = Command::new(BIN).args(&args).output().unwrap();
+    assert!(out.status.success(), "{args:?} failed");
+}
+
 /// Starts a build and kills it when `stop` says so (or lets it finish).
 fn run_and_kill(
     dir: &Path,
@@ -89,21 +96,9 @@ fn kill_and_resume(name: &str, extra: &[&str]) {
     let dir = scratch(name);
     let (clean, killed) = (dir.join("clean"), dir.join("killed"));
     let max = 17;
-    let out = mancala(
-        &build_args(&clean, max, &["-q"])
-            .iter()
-            .map(String::as_str)
-            .collect::<Vec<_>>(),
-    );
-    assert!(out.status.success());
+    build_quietly(&clean, max);
     // The tiers below the top one first, so the kills land in the top tier.
-    let below = mancala(
-        &build_args(&killed, max - 1, &["-q"])
-            .iter()
-            .map(String::as_str)
-            .collect::<Vec<_>>(),
-    );
-    assert!(below.status.success());
+    build_quietly(&killed, max - 1);
 
     let key_dir = killed.join("awari-6x4");
     let ckpt = key_dir.join(format!("tier-{max:03}.ckpt"));
@@ -176,13 +171,7 @@ fn kill_and_resume(name: &str, extra: &[&str]) {
 fn a_killed_verification_goes_on_from_its_journal() {
     let dir = scratch("verify-journal");
     let max = 16;
-    let out = mancala(
-        &build_args(&dir, max, &["-q"])
-            .iter()
-            .map(String::as_str)
-            .collect::<Vec<_>>(),
-    );
-    assert!(out.status.success());
+    build_quietly(&dir, max);
     let journal = dir.join("awari-6x4").join("verify.journal");
     let top = format!("tier={max} ");
     let size = 12_685_179u64;
