@@ -7,10 +7,11 @@
 #
 # OLD, NEW: the two binaries. SRC: the rule set's folder (databases/awari-6x3, say) holding
 # the tiers below TIER; they are hard-linked into scratch folders beside it. RUNS: runs of
-# each binary (default 2). Example, Awari with 3 seeds a pit, tier 28:
-#   scripts/compare-builds.sh /tmp/mancala-old target/release/mancala databases/awari-6x3 28 -- awari --seeds 3
+# each binary (default 2). Example, Awari with 3 seeds a pit, tier 28, against a copy of the
+# binary saved before a change (`cp target/release/mancala mancala-before`):
+#   scripts/compare-builds.sh mancala-before target/release/mancala databases/awari-6x3 28 -- awari --seeds 3
 set -euo pipefail
-[ $# -ge 6 ] || { sed -n 2,13p "$0"; exit 2; }
+[ $# -ge 6 ] || { sed -n 2,14p "$0"; exit 2; }
 old=$1 new=$2 src=$3 tier=$4
 runs=2
 if [ "$5" != "--" ]; then runs=$5; shift; fi

@@ -10,7 +10,7 @@
 #
 #   scripts/three-seeds.sh GAME [DIR] [MEMORY]      GAME: awari or oware
 #
-# DIR defaults to databases/ (45 GB of tables, 58 GB of disk at the fullest), MEMORY to the
+# DIR defaults to databases/ (45 GB of tables, 71 GB of disk at the fullest), MEMORY to the
 # build's default (80% of the physical memory). `mancala plan GAME --seeds 3 --max-seeds 36`
 # shows the plan first; on 2 cores the build takes about 6 hours.
 set -euo pipefail

@@ -48,6 +48,9 @@ impl Advice<'_> {
                         .into()
                 }
             },
+            TableError::CompressedTooBig { .. } => {
+                "build without --compress (the builder maps raw tiers from disk or reads them in order), then `mancala pack` the tables".into()
+            }
             TableError::Cluster { .. } => {
                 "the failing process's own message says why; fix that and run the same command again (finished tiers are kept)".into()
             }

@@ -163,6 +163,10 @@ impl BuildObserver for Display {
     }
 
     fn resuming(&self, seeds: usize, from: Resume) {
+        // The work done before the kill came in one step: the rate and the ETA start here.
+        if let Some((bar, _, _)) = self.bar.lock().unwrap().as_ref() {
+            bar.reset_eta();
+        }
         if self.json {
             return;
         }
@@ -175,6 +179,12 @@ impl BuildObserver for Display {
                 group(done as u128)
             ),
         }
+    }
+
+    fn starting_over(&self, seeds: usize) {
+        eprintln!(
+            "tier {seeds}: its checkpoint is damaged or from another version of mancala: building the tier from its start (the first checkpoint replaces the file)"
+        );
     }
 
     fn replacing(&self, err: &TableError) {
@@ -261,6 +271,8 @@ impl BuildCmd {
                 self.max_seeds,
                 self.table.dir.join(rules.variant().key()).display()
             );
+        }
+        {
             let on_disk: Vec<String> =
                 plan(&rules, self.max_seeds, budget, threads(), &Rates::default())
                     .map(|p| {
@@ -270,7 +282,7 @@ impl BuildCmd {
                             .collect()
                     })
                     .unwrap_or_default();
-            println!(
+            let line = format!(
                 "memory budget {}{}{}",
                 size_text(budget),
                 if self.memory.is_none() {
@@ -292,6 +304,12 @@ impl BuildCmd {
                     )
                 }
             );
+            // With --json, stdout is the tiers' objects: the budget goes to stderr.
+            if self.json {
+                eprintln!("{line}");
+            } else {
+                println!("{line}");
+            }
         }
         let advice = self.table.advice();
         let reports = build(&rules, &opts, &display).map_err(|e| advice.table(e))?;
@@ -1018,9 +1036,21 @@ impl PlanCmd {
             _ => None,
         };
         let fitting: Vec<&TierPlan> = tiers.iter().filter_map(|t| t.as_ref().ok()).collect();
-        let positions: u64 = fitting.iter().map(|t| t.positions).sum();
+        let positions = fitting
+            .iter()
+            .fold(0u64, |a, t| a.saturating_add(t.positions));
         let seconds: f64 = fitting.iter().map(|t| t.seconds).sum();
         let first_over = tiers.iter().position(|t| t.is_err());
+        // Disk at its fullest: the tiers below, and the tier being solved at its peak.
+        let peak_disk = fitting
+            .iter()
+            .scan(0u64, |below, t| {
+                let peak = below.saturating_add(t.disk);
+                *below = below.saturating_add(t.positions);
+                Some(peak)
+            })
+            .max()
+            .unwrap_or(0);
         if self.json {
             let rows: Vec<_> = tiers
                 .iter()
@@ -1066,6 +1096,8 @@ impl PlanCmd {
                 "tiers": rows,
                 "fits": first_over.is_none(),
                 "positions": positions,
+                "table_bytes": positions,
+                "peak_disk": peak_disk,
                 "seconds": seconds.round(),
             });
             println!("{v}");
@@ -1129,16 +1161,6 @@ impl PlanCmd {
                 ),
             }
         }
-        // Disk at its fullest: the tiers below, and the tier being solved at its peak.
-        let peak_disk = fitting
-            .iter()
-            .scan(0u64, |below, t| {
-                let peak = *below + t.disk;
-                *below += t.positions;
-                Some(peak)
-            })
-            .max()
-            .unwrap_or(0);
         println!(
             "total: {} positions, {} of tables (uncompressed, {} of disk at the fullest), about {}",
             group(positions as u128),

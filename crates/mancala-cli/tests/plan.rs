@@ -88,3 +88,134 @@ fn a_budget_too_small_is_refused_with_the_size_to_give() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The issue's own question: the whole 48-seed game on a 64-core machine with 1 TB. Every
+/// tier is planned with the published counts (tier 48 with the start position), and the
+/// text and `--json` carry the same figures.
+#[test]
+fn the_whole_game_is_planned_for_a_big_machine() {
+    let args = [
+        "plan",
+        "awari",
+        "--max-seeds",
+        "48",
+        "--memory",
+        "1T",
+        "--threads",
+        "64",
+    ];
+    let mut with_json = args.to_vec();
+    with_json.push("--json");
+    let v = json(&with_json);
+    assert_eq!(v["fits"], true);
+    assert_eq!(v["positions"], 889_063_398_406u64);
+    assert_eq!(v["tiers"].as_array().unwrap().len(), 49);
+    let top = &v["tiers"][48];
+    assert_eq!(top["positions"], 203_648_015_936u64);
+    assert_eq!(v["tiers"][47]["positions"], 0, "no position holds 47 seeds");
+    // Its build needs memory within the budget, disk for a checkpoint and its exits, and
+    // time; the disk at the fullest holds every table below it too.
+    let memory = top["memory"].as_u64().unwrap();
+    assert!(memory > 203_648_015_936 && memory <= 1 << 40, "{top}");
+    assert_eq!(top["disk"], 3 * 203_648_015_936u64);
+    assert!(top["seconds"].as_f64().unwrap() > 0.0);
+    let below = 889_063_398_406u64 - 203_648_015_936;
+    assert_eq!(v["peak_disk"], below + 3 * 203_648_015_936);
+
+    let out = mancala(&args);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("  48    203,648,015,936"), "{text}");
+    assert!(text.contains("total: 889,063,398,406 positions"), "{text}");
+}
+
+/// A budget too small for several tiers names the first of them and the most any needs:
+/// giving that much plans them all.
+#[test]
+fn a_refused_budget_names_what_every_tier_needs() {
+    let dir = scratch("plan-most");
+    let d = dir.to_str().unwrap();
+    let plan = json(&[
+        "plan",
+        "awari",
+        "--max-seeds",
+        "20",
+        "--memory",
+        "100M",
+        "--json",
+    ]);
+    let tiers = plan["tiers"].as_array().unwrap();
+    let first = tiers.iter().position(|t| t["fits"] == false).unwrap();
+    assert!(first < 20, "more than one tier over the budget");
+    let most = tiers
+        .iter()
+        .filter_map(|t| t["memory"].as_u64())
+        .max()
+        .unwrap();
+    let out = mancala(&[
+        "build",
+        "awari",
+        "--max-seeds",
+        "20",
+        "--dir",
+        d,
+        "--memory",
+        "100M",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let mb = most.div_ceil(1 << 20);
+    assert!(
+        err.contains(&format!("tier {first} of awari-6x4 does not fit"))
+            && err.contains(&format!("{mb} MB builds it")),
+        "{err}"
+    );
+    // That much is enough: the plan fits.
+    let enough = json(&[
+        "plan",
+        "awari",
+        "--max-seeds",
+        "20",
+        "--memory",
+        &format!("{mb}M"),
+        "--json",
+    ]);
+    assert_eq!(enough["fits"], true);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `build` says what budget it works within, picked or given, on stdout or (with --json,
+/// whose stdout is the tiers' objects) on stderr.
+#[test]
+fn a_build_says_its_memory_budget() {
+    let dir = scratch("plan-budget");
+    let d = dir.to_str().unwrap();
+    let picked = mancala(&["build", "awari", "--max-seeds", "6", "--dir", d]);
+    assert!(picked.status.success());
+    let text = String::from_utf8_lossy(&picked.stdout);
+    assert!(
+        text.contains("memory budget ") && text.contains("(80% of the physical memory"),
+        "{text}"
+    );
+    let given = mancala(&[
+        "build",
+        "awari",
+        "--max-seeds",
+        "6",
+        "--dir",
+        d,
+        "--memory",
+        "2G",
+        "--json",
+    ]);
+    assert!(given.status.success());
+    assert!(
+        String::from_utf8_lossy(&given.stderr).contains("memory budget 2G"),
+        "{}",
+        String::from_utf8_lossy(&given.stderr)
+    );
+    for line in String::from_utf8_lossy(&given.stdout).lines() {
+        serde_json::from_str::<serde_json::Value>(line).expect("stdout is JSON lines");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -127,8 +127,10 @@ fn kill_and_resume(name: &str, extra: &[&str]) {
         let at = Duration::from_millis(50 + (seed >> 33) % 1500);
         run_and_kill(&killed, max, extra, |t| t >= at);
     }
-    // The last run finishes, and says where it resumed when a checkpoint was there.
-    let had_checkpoint = ckpt.exists();
+    // The last run finishes, and says where it resumed when a checkpoint was there (one
+    // killed between writing the tier and removing its checkpoint reuses the tier).
+    let top = key_dir.join(format!("tier-{max:03}.mtb"));
+    let had_checkpoint = ckpt.exists() && !top.exists();
     let mut args = vec!["--checkpoint-minutes", "0"];
     args.extend(extra);
     let last = mancala(
@@ -227,5 +229,38 @@ fn a_killed_verification_goes_on_from_its_journal() {
     let out = String::from_utf8_lossy(&fresh.stdout);
     assert!(out.starts_with("ok: 1 tiers"), "{out}");
     assert!(!out.contains("earlier run"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A checkpoint the build cannot use (here not one at all) is said so, and the tier is built
+/// from its start, with the same bytes, and the file goes.
+#[test]
+fn a_damaged_checkpoint_starts_the_tier_over() {
+    let dir = scratch("resume-damaged");
+    let (clean, damaged) = (dir.join("clean"), dir.join("damaged"));
+    let max = 12;
+    build_quietly(&clean, max);
+    build_quietly(&damaged, max - 1);
+    let ckpt = damaged.join(format!("awari-6x4/tier-{max:03}.ckpt"));
+    std::fs::write(&ckpt, b"MNCKPT01 and then not a checkpoint at all").unwrap();
+    let args = build_args(&damaged, max, &["--checkpoint-minutes", "0"]);
+    let out = mancala(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!(
+            "tier {max}: its checkpoint is damaged or from another version"
+        )),
+        "{err}"
+    );
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("resuming"));
+    let name = format!("awari-6x4/tier-{max:03}.mtb");
+    assert!(
+        std::fs::read(clean.join(&name)).unwrap() == std::fs::read(damaged.join(&name)).unwrap()
+    );
+    assert!(
+        !ckpt.exists(),
+        "the damaged checkpoint is removed with the tier done"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

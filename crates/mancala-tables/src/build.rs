@@ -8,7 +8,7 @@ use crate::machine::peak_rss_mb;
 use crate::plan::{self, Rates};
 use crate::set::{decode_tier, Decoded};
 use crate::solver::{progress_units, solve_tier, Checkpoint, Layout, Resume};
-use crate::table::{tier_path, write_table, Table};
+use crate::table::{tier_path, write_table, write_table_pieces, Table};
 use crate::{FileError, TableError};
 use mancala_index::Indexer;
 use mancala_rules::Rules;
@@ -68,8 +68,12 @@ pub trait BuildObserver: Sync {
     fn progress(&self, _units: u64) {}
     /// The current tier entered a phase (`what` names it: "exits", "threshold 12/20").
     fn phase(&self, _what: &str) {}
-    /// A tier resumes from a checkpoint, where `from` says.
+    /// A tier resumes from a checkpoint, where `from` says (the work it had done is already
+    /// counted in `progress`).
     fn resuming(&self, _seeds: usize, _from: Resume) {}
+    /// A tier's checkpoint could not be used (damaged, or saved by another version): the
+    /// tier starts over, and its first save replaces the file.
+    fn starting_over(&self, _seeds: usize) {}
     /// A tier file on disk was unusable and is being rebuilt.
     fn replacing(&self, _err: &TableError) {}
     /// Another build holds the rule set's folder (its lock file is `lock`): this one waits
@@ -81,8 +85,8 @@ pub trait BuildObserver: Sync {
 
 impl BuildObserver for () {}
 
-/// A build observer seen as the solver's progress.
-pub(crate) struct Forward<'a>(pub &'a dyn BuildObserver);
+/// A build observer seen as the solver's progress on tier `.1`.
+pub(crate) struct Forward<'a>(pub &'a dyn BuildObserver, pub usize);
 impl Progress for Forward<'_> {
     fn advance(&self, units: u64) {
         self.0.progress(units)
@@ -90,6 +94,21 @@ impl Progress for Forward<'_> {
 
     fn phase(&self, what: &str) {
         self.0.phase(what)
+    }
+
+    fn resumed(&self, from: Option<Resume>) {
+        match from {
+            Some(from) => self.0.resuming(self.1, from),
+            None => self.0.starting_over(self.1),
+        }
+    }
+}
+
+/// The checkpoint of the tier whose table is `path`, saved about every `every`.
+fn checkpoint_of(path: &Path, every: Duration) -> Checkpoint {
+    Checkpoint {
+        path: path.with_extension("ckpt"),
+        every,
     }
 }
 
@@ -128,6 +147,24 @@ pub fn build(
         )?),
         None => None,
     };
+    // A compressed build decodes every tier it built or found into memory (the solver
+    // probes them), which the plan, made for files it can map or read in order, does not
+    // count: a tier whose plan reads the tiers below in order holds them all besides.
+    if let (true, Some(plans), Some(memory)) = (opts.compress, &plans, crate::physical_memory()) {
+        let lower = |n: usize| (0..n).fold(0u64, |a, k| a.saturating_add(ix.size(k)));
+        let holds = |t: &plan::TierPlan| {
+            t.memory
+                .saturating_add(if t.layout.scan { lower(t.seeds) } else { 0 })
+        };
+        if let Some(t) = plans.iter().find(|t| holds(t) > memory) {
+            return Err(TableError::CompressedTooBig {
+                tier: t.seeds,
+                key,
+                needed: holds(t),
+                memory,
+            });
+        }
+    }
     // One build at a time in the folder: a second one waits, then reuses what the first
     // built.
     let folder = opts.dir.join(&key);
@@ -148,6 +185,9 @@ pub fn build(
                 });
             match reuse {
                 Ok(t) => {
+                    // A build killed between writing the tier and removing its checkpoint
+                    // left that behind.
+                    checkpoint_of(&path, Duration::ZERO).remove();
                     let report = TierReport {
                         seeds: n,
                         positions: size,
@@ -175,25 +215,19 @@ pub fn build(
             layout.exit_file = Some(path.with_extension("exits"));
         }
         if let Some(every) = opts.checkpoint_every {
-            let c = Checkpoint {
-                path: path.with_extension("ckpt"),
-                every,
-            };
-            if let Some(from) = c.peek(&key, n, size) {
-                obs.resuming(n, from);
-            }
-            if layout.exit_file.is_none() {
-                let threads = rayon::current_num_threads();
-                layout.slices = crate::plan::checkpoint_slices(size, every, threads);
-            }
-            layout.checkpoint = Some(c);
+            // Phase 1 in slices of about `every` of work, or the plan's when they are more
+            // (its exits on disk), so that a checkpoint can fall between two.
+            let threads = rayon::current_num_threads();
+            let slices = crate::plan::checkpoint_slices(size, every, threads);
+            layout.slices = layout.slices.max(slices);
+            layout.checkpoint = Some(checkpoint_of(&path, every));
         }
         let values = solve_tier(
             rules,
             &ix,
             n,
             &Decoded::new(&tables),
-            &Forward(obs),
+            &Forward(obs, n),
             &layout,
         )
         .map_err(|e| {
@@ -203,10 +237,14 @@ pub fn build(
         })?;
         // A compressed tier built beyond memory is stored so that reading it back needs no
         // lower tier (their random reads are what the plan avoids).
-        let beyond_memory = plans.as_ref().is_some_and(|p| p[n].exits_on_disk());
+        let beyond_memory = plans.as_ref().is_some_and(|p| p[n].beyond_memory());
         let encoding = opts.compress.then(|| compressed_form(beyond_memory));
         let bytes = write_values(rules, &ix, n, &path, &values, &tables, encoding)?;
         let table = Table::open(&path, &key, n, &ix, false)?;
+        // Only now that the tier is on disk is its checkpoint of no more use.
+        if let Some(c) = &layout.checkpoint {
+            c.remove();
+        }
         let table = if opts.compress {
             table.decoded(values.to_vec())
         } else {
@@ -297,23 +335,22 @@ fn write_values(
     let key = rules.variant().key();
     debug_assert_eq!(values.len() as u64, ix.size(n));
     let io = |e| FileError::io(path, e);
-    let payload = match encoding {
+    let (encoding, blocks) = match encoding {
         None | Some(Encoding::Raw) => {
             return Ok(write_table(path, &key, n, ix, Encoding::Raw, values)?)
         }
-        Some(Encoding::Residual) => {
-            codec::encode(rules, ix, n, values, &Decoded::new(lower), ZSTD_LEVEL).map_err(io)?
-        }
-        Some(Encoding::Zstd) => codec::encode_plain(values, ZSTD_LEVEL).map_err(io)?,
+        Some(Encoding::Residual) => (
+            Encoding::Residual,
+            codec::encode(rules, ix, n, values, &Decoded::new(lower), ZSTD_LEVEL).map_err(io)?,
+        ),
+        Some(Encoding::Zstd) => (
+            Encoding::Zstd,
+            codec::encode_plain(values, ZSTD_LEVEL).map_err(io)?,
+        ),
     };
-    Ok(write_table(
-        path,
-        &key,
-        n,
-        ix,
-        encoding.expect("compressed"),
-        &payload,
-    )?)
+    let table = codec::offset_table(&blocks);
+    let pieces = std::iter::once(&table[..]).chain(blocks.iter().map(Vec::as_slice));
+    Ok(write_table_pieces(path, &key, n, ix, encoding, pieces)?)
 }
 
 /// Rewrites the tiers `0..=max` of a rule set in compressed form (or back to raw). Compressing
@@ -360,10 +397,12 @@ pub fn pack(
         let before = t.file_bytes();
         let t = load(rules, &ix, n, t, &tables)?;
         if was_compressed != compress {
-            let values = t.raw().expect("loaded").to_vec();
-            let beyond_memory = plans.as_ref().is_none_or(|p| p[n].exits_on_disk());
+            // Read from the old file's mapping (or its decoded copy): the new file is
+            // written beside it and renamed over it, and the mapping keeps the old one.
+            let values = t.raw().expect("loaded");
+            let beyond_memory = plans.as_ref().is_none_or(|p| p[n].beyond_memory());
             let encoding = compress.then(|| compressed_form(beyond_memory));
-            let after = write_values(rules, &ix, n, &path, &values, &tables, encoding)?;
+            let after = write_values(rules, &ix, n, &path, values, &tables, encoding)?;
             out.push((n, before, after));
         }
         tables.push(Some(t));

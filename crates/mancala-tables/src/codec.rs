@@ -58,8 +58,8 @@ fn exits<L: LowerTiers>(
     out
 }
 
-/// Encodes the values of tier `n`: an offset table (`blocks + 1` little-endian `u64`,
-/// relative to its end), then the blocks.
+/// Encodes the values of tier `n`: the blocks of its payload, which follow their
+/// [`offset_table`].
 pub(crate) fn encode<L: LowerTiers>(
     rules: &Rules,
     ix: &Indexer,
@@ -67,8 +67,8 @@ pub(crate) fn encode<L: LowerTiers>(
     values: &[u8],
     lower: &L,
     level: i32,
-) -> std::io::Result<Vec<u8>> {
-    let blocks: Vec<Vec<u8>> = values
+) -> std::io::Result<Vec<Vec<u8>>> {
+    values
         .par_chunks(BLOCK)
         .enumerate()
         .map(|(i, vals)| {
@@ -97,34 +97,30 @@ pub(crate) fn encode<L: LowerTiers>(
             head.extend(fb);
             Ok(head)
         })
-        .collect::<std::io::Result<_>>()?;
-    Ok(assemble(blocks))
+        .collect::<std::io::Result<_>>()
 }
 
-/// Encodes the values of tier `n` as they are, in zstd blocks (see [`Encoding::Zstd`]), with
-/// the offset table of [`encode`].
-pub(crate) fn encode_plain(values: &[u8], level: i32) -> std::io::Result<Vec<u8>> {
-    let blocks: Vec<Vec<u8>> = values
+/// Encodes the values of tier `n` as they are, in zstd blocks (see [`Encoding::Zstd`]), to
+/// follow their [`offset_table`].
+pub(crate) fn encode_plain(values: &[u8], level: i32) -> std::io::Result<Vec<Vec<u8>>> {
+    values
         .par_chunks(BLOCK)
         .map(|vals| zstd::bulk::compress(vals, level))
-        .collect::<std::io::Result<_>>()?;
-    Ok(assemble(blocks))
+        .collect()
 }
 
-/// The offset table (`blocks + 1` little-endian `u64`, relative to its end), then the blocks.
-fn assemble(blocks: Vec<Vec<u8>>) -> Vec<u8> {
-    let mut out =
-        Vec::with_capacity(8 * (blocks.len() + 1) + blocks.iter().map(Vec::len).sum::<usize>());
+/// The offset table that starts a compressed payload: `blocks + 1` little-endian `u64`,
+/// relative to its end. The blocks follow it, each written from its own buffer (a tier of
+/// 14 G positions has some 6 GB of them: never copied into one).
+pub(crate) fn offset_table(blocks: &[Vec<u8>]) -> Vec<u8> {
+    let mut table = Vec::with_capacity(8 * (blocks.len() + 1));
     let mut off = 0u64;
-    for b in &blocks {
-        out.extend_from_slice(&off.to_le_bytes());
+    for b in blocks {
+        table.extend_from_slice(&off.to_le_bytes());
         off += b.len() as u64;
     }
-    out.extend_from_slice(&off.to_le_bytes());
-    for b in &blocks {
-        out.extend_from_slice(b);
-    }
-    out
+    table.extend_from_slice(&off.to_le_bytes());
+    table
 }
 
 /// The `len` values of a block of [`Encoding::Zstd`].

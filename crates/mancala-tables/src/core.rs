@@ -33,12 +33,28 @@ pub trait LowerTiers: Sync {
     fn release_below(&self, _tier: usize, _rank: u64) {}
 }
 
+/// Where a tier's solve goes on from a checkpoint inside it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resume {
+    /// Phase 1, whose best exits of the first `done` ranks are in the exit file.
+    Exits {
+        /// Ranks whose exits and states are done.
+        done: u64,
+    },
+    /// The thresholds, at this one (the highest still to run).
+    Threshold(i8),
+}
+
 /// Progress reports of a long pass: `units` more work units done.
 pub trait Progress: Sync {
     /// Adds `units` to the work done.
     fn advance(&self, units: u64);
     /// The pass entered a phase (`what` names it for a progress display).
     fn phase(&self, _what: &str) {}
+    /// The pass goes on from a checkpoint (`Some`: the work it had done is already
+    /// advanced, so a display can restart its rate there), or found one it cannot use
+    /// (`None`: damaged, or saved by another version) and starts over.
+    fn resumed(&self, _from: Option<Resume>) {}
 }
 
 impl Progress for () {

@@ -138,7 +138,7 @@ pub fn build_distributed(
             &ix,
             n,
             &Decoded::new(&tables),
-            &Forward(obs),
+            &Forward(obs, n),
             &layout,
             bounds,
             &counted,

@@ -224,16 +224,30 @@ pub enum TableError {
         bad: Box<BadEntry>,
     },
     /// No plan builds the tier within the memory budget.
-    #[error("tier {tier} of {key} needs {needed_mb} MB of memory, and the budget is {budget_mb} MB", needed_mb = needed.div_ceil(1 << 20), budget_mb = budget >> 20)]
+    #[error("tier {tier} of {key} does not fit in a budget of {budget_mb} MB of memory: {needed_mb} MB builds it (and every tier up to the last one asked for)", needed_mb = needed.div_ceil(1 << 20), budget_mb = budget >> 20)]
     Memory {
+        /// The seeds of the tier (the first one that does not fit).
+        tier: usize,
+        /// The rule set's key.
+        key: String,
+        /// Bytes the smallest plan needs: of the tier, or, from a plan of several tiers, of
+        /// the one that needs the most (a budget that lets every tier through).
+        needed: u64,
+        /// Bytes allowed.
+        budget: u64,
+    },
+    /// A compressed build holds every tier below the one it builds decoded in memory, and
+    /// those of this tier would not fit in the machine's.
+    #[error("tier {tier} of {key}: a compressed build holds the tiers below it decoded in memory, {needed_mb} MB with the tier's own, and this machine has {memory_mb} MB", needed_mb = needed.div_ceil(1 << 20), memory_mb = memory >> 20)]
+    CompressedTooBig {
         /// The seeds of the tier.
         tier: usize,
         /// The rule set's key.
         key: String,
-        /// Bytes the smallest plan of the tier needs.
+        /// Bytes it would hold.
         needed: u64,
-        /// Bytes allowed.
-        budget: u64,
+        /// The machine's physical memory, bytes.
+        memory: u64,
     },
     /// The rule set cannot be indexed to that size.
     #[error(transparent)]

@@ -108,6 +108,13 @@ impl TierPlan {
     pub fn exits_on_disk(&self) -> bool {
         self.layout.exit_file.is_some()
     }
+
+    /// Does the tier's build keep something beyond memory: the lower tiers, read in order,
+    /// or its best exits? A compressed form whose reading probes the lower tiers at random
+    /// does not suit such a tier.
+    pub fn beyond_memory(&self) -> bool {
+        self.layout.scan || self.exits_on_disk()
+    }
 }
 
 /// The most slices phase 1 takes a tier in (each reads every lower tier once).
@@ -134,8 +141,8 @@ pub fn checkpoint_slices(size: u64, every: std::time::Duration, threads: usize) 
 }
 
 /// Plans tiers `0..=max` of `rules` for `budget` bytes of memory and `threads` threads.
-/// Fails with [`TableError::Memory`] naming the first tier that no plan fits and what it
-/// would need.
+/// Fails with [`TableError::Memory`] naming the first tier that no plan fits and the most
+/// any tier needs: a user who gives that much does not fail again on a higher tier.
 pub fn plan(
     rules: &Rules,
     max: usize,
@@ -143,10 +150,27 @@ pub fn plan(
     threads: usize,
     rates: &Rates,
 ) -> Result<Vec<TierPlan>, TableError> {
-    check_tiers(rules, max)?;
-    let ix = Indexer::new(rules, max)?;
-    (0..=max)
-        .map(|n| plan_tier(rules, &ix, n, budget, threads, rates))
+    let tiers = plan_each(rules, max, budget, threads, rates)?;
+    let most = tiers
+        .iter()
+        .filter_map(|t| match t {
+            Err(TableError::Memory { needed, .. }) => Some(*needed),
+            _ => None,
+        })
+        .max();
+    tiers
+        .into_iter()
+        .map(|t| match t {
+            Err(TableError::Memory {
+                tier, key, budget, ..
+            }) => Err(TableError::Memory {
+                tier,
+                key,
+                needed: most.unwrap_or(budget),
+                budget,
+            }),
+            t => t,
+        })
         .collect()
 }
 
@@ -232,7 +256,10 @@ fn plan_positions(
     one_pass: bool,
     (budget, threads, rates): (u64, usize, &Rates),
 ) -> Result<TierPlan, TableError> {
-    let lower: u64 = (0..n).map(|k| ix.size(k)).sum();
+    // Saturating sums: a game too big for any machine plans as needing "everything", not
+    // as a sum that wrapped round to something small.
+    let lower = (0..n).fold(0u64, |a, k| a.saturating_add(ix.size(k)));
+    let add = |parts: &[u64]| parts.iter().fold(0u64, |a, &b| a.saturating_add(b));
     let threads = threads.max(1) as f64;
     let scan = !one_pass && rules.sows_own_row_alone() && ix.order() == Order::Published;
     let cpu = |rate: f64| size as f64 / (rate * rates.share(size) * threads);
@@ -258,7 +285,7 @@ fn plan_positions(
     let needed;
     if one_pass {
         // One byte a position, and the lower tiers at random.
-        plan.memory = size + lower;
+        plan.memory = add(&[size, lower]);
         plan.lower_reads = lower;
         plan.seconds = cpu(rates.one_pass_per_core);
         needed = plan.memory;
@@ -268,11 +295,14 @@ fn plan_positions(
     } else {
         plan.lower_reads = lower;
         plan.seconds = cpu(rates.threshold_per_core);
-        // A checkpoint and the exits beside it, then the file.
-        plan.disk = 2 * size;
+        // At the fullest, the exits and the checkpoint beside them, with either the next
+        // checkpoint being written (it replaces the last one only once it is whole) or the
+        // tier's file (the checkpoint goes only once the file is written).
+        plan.disk = size.saturating_mul(3);
         // Fastest where it fits: the state, the exits and the lower tiers all in memory, the
         // best exits worked out position by position (random reads of the lower tiers).
-        plan.memory = 2 * size + working_sets(rules, ix, n, size, false) + lower;
+        let twice = size.saturating_mul(2);
+        plan.memory = add(&[twice, working_sets(rules, ix, n, size, false), lower]);
         if fits(plan.memory) {
             return Ok(plan);
         }
@@ -280,7 +310,7 @@ fn plan_positions(
         let fixed = working_sets(rules, ix, n, size, scan);
         let resident = if scan { 0 } else { lower };
         plan.layout.scan = scan;
-        plan.memory = 2 * size + fixed + resident;
+        plan.memory = add(&[twice, fixed, resident]);
         if fits(plan.memory) {
             // They come from disk once unless what the budget leaves over holds them in
             // the page cache.
@@ -290,7 +320,7 @@ fn plan_positions(
             return Ok(plan);
         }
         // The exits in a file: a slice of them in memory during phase 1.
-        let slices_needed = |slices: u64| size + size.div_ceil(slices) + fixed + resident;
+        let slices_needed = |slices: u64| add(&[size, size.div_ceil(slices), fixed, resident]);
         let most = if scan { MAX_SLICES as u64 } else { 1 };
         needed = slices_needed(most);
         if let Some(slices) = (1..=most).find(|&k| fits(slices_needed(k))) {
@@ -301,12 +331,12 @@ fn plan_positions(
                 scan,
             };
             plan.memory = slices_needed(slices);
-            plan.lower_reads = lower * slices;
+            plan.lower_reads = lower.saturating_mul(slices);
             // The exit file is written once and read in part at each threshold (about a
             // third of it a threshold, as measured on Awari tiers); the lower tiers come
             // from disk once a slice.
-            let exit_reads = size * (n as u64).max(1) / 3;
-            plan.seconds += disk(size + exit_reads) + disk(lower * slices);
+            let exit_reads = size as f64 * (n as f64).max(1.0) / 3.0;
+            plan.seconds += (size as f64 + exit_reads) / rates.disk + disk(plan.lower_reads);
             return Ok(plan);
         }
     }
@@ -364,7 +394,10 @@ fn working_sets(rules: &Rules, ix: &Indexer, n: usize, size: u64, scan: bool) ->
         bytes += rows * rules.pits() as u64 * 24;
     }
     if !rules.can_unsow() {
-        bytes += 8 * size + 4 * size * rules.move_limit() as u64;
+        let moves = size.saturating_mul(rules.move_limit() as u64);
+        bytes = bytes
+            .saturating_add(size.saturating_mul(8))
+            .saturating_add(moves.saturating_mul(4));
     }
     // Frontiers: 16 bytes a newly decided position, about one position in sixteen of a
     // seeding group at once (measured on Awari tiers 16..24), at most 64 Mi positions a group.

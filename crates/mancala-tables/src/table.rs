@@ -289,6 +289,27 @@ pub fn write_table(
     })
 }
 
+/// [`write_table`] of a payload given in pieces, written in order and never joined in
+/// memory (a compressed tier's offset table, then its blocks).
+pub fn write_table_pieces<'a>(
+    path: &Path,
+    key: &str,
+    tier: usize,
+    ix: &Indexer,
+    encoding: Encoding,
+    pieces: impl IntoIterator<Item = &'a [u8]>,
+) -> Result<u64, FileError> {
+    write_with(path, key, tier, ix, encoding, |f, hash| {
+        let mut len = 0;
+        for piece in pieces {
+            f.write_all(piece)?;
+            hash.update(piece);
+            len += piece.len() as u64;
+        }
+        Ok(len)
+    })
+}
+
 /// Writes the raw table of tier `tier` from the files `parts`, which hold its values in
 /// rank order (the slices of a distributed build), as [`write_table`] does; the parts are
 /// streamed, never held in memory whole. Returns the file size.

@@ -545,3 +545,91 @@ fn version_two_files_are_read_where_the_order_is_the_same() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A game started with 3 seeds a pit has the same tiers below its start's as the 4-seed game
+/// (the rules do not depend on the start, and such a tier holds every position of its seeds
+/// that can arise in either game), so its tables hold the same values; the files differ in
+/// their rule set's key and cannot stand in for each other. This is what lets a 3-seeds build
+/// give Awari's tiers 0..34 (docs/results.md; the start's tier 36 holds one position more,
+/// the start itself).
+#[test]
+fn three_seeds_a_pit_gives_the_four_seed_games_tiers() {
+    for preset in [Preset::Awari, Preset::Oware] {
+        let four = rules(preset);
+        let three = Rules::new(
+            Variant::new(
+                preset,
+                Options {
+                    seeds: Some(3),
+                    ..Options::default()
+                },
+            )
+            .unwrap(),
+        );
+        let (a, b) = (scratch("four"), scratch("three"));
+        let max = 13;
+        build_in(&a, &four, max, 2, false);
+        build_in(&b, &three, max, 2, false);
+        let fours = Tables::open(&a, &four, max, true).unwrap();
+        let threes = Tables::open(&b, &three, max, true).unwrap();
+        for n in 0..=max {
+            let (x, y) = (fours.values(n).unwrap(), threes.values(n).unwrap());
+            assert!(!x.is_empty() || n == 0);
+            assert!(x == y, "{preset:?} tier {n}");
+        }
+        assert_ne!(four.variant().key(), three.variant().key());
+        let wrong = Table::open(
+            &tier_path(&b, &three.variant().key(), max),
+            &four.variant().key(),
+            max,
+            &mancala_index::Indexer::new(&four, max).unwrap(),
+            true,
+        );
+        assert!(
+            wrong.is_err(),
+            "a 3-seeds file is not opened as a 4-seed one"
+        );
+        let _ = std::fs::remove_dir_all(&a);
+        let _ = std::fs::remove_dir_all(&b);
+    }
+}
+
+/// A compressed build holds the tiers below decoded in memory: where that would not fit in
+/// the machine's memory it is refused before anything is built, not left to run out of it.
+#[test]
+fn a_compressed_build_beyond_the_machines_memory_is_refused_at_once() {
+    let r = rules(Preset::Awari);
+    let Some(memory) = mancala_tables::physical_memory() else {
+        return; // Not Linux: the guard has no figure to go by.
+    };
+    let budget = mancala_tables::plan::default_budget();
+    let ix = mancala_index::Indexer::new(&r, 40).unwrap();
+    let lower = |n: usize| (0..n).map(|k| ix.size(k)).sum::<u64>();
+    // The first build whose plan fits the budget but whose decoded tiers would not fit.
+    let max = (20..=40)
+        .find(|&max| {
+            plan(&r, max, budget, 2, &Rates::default()).is_ok_and(|p| {
+                p.iter()
+                    .any(|t| t.layout.scan && t.memory + lower(t.seeds) > memory)
+            })
+        })
+        .expect("a tier beyond memory that a plan fits");
+    let dir = scratch("compress-too-big");
+    let opts = BuildOptions {
+        dir: dir.clone(),
+        max_seeds: max,
+        compress: true,
+        memory: Some(budget),
+        checkpoint_every: None,
+        repair: false,
+    };
+    match build(&r, &opts, &()) {
+        Err(TableError::CompressedTooBig {
+            needed, memory: m, ..
+        }) => {
+            assert!(needed > m && m == memory)
+        }
+        other => panic!("not refused: {other:?}"),
+    }
+    assert!(!dir.join(r.variant().key()).exists(), "nothing built");
+}

@@ -27,6 +27,7 @@
 
 use super::exit_file::ExitFile;
 use crate::bytes::Bytes;
+pub use crate::core::Resume;
 use crate::table::open_regular;
 use std::fs::{self, File};
 use std::io::{self, Read, Write};
@@ -49,18 +50,6 @@ pub struct Checkpoint {
     pub path: PathBuf,
     /// At most one checkpoint in this time (zero: after every threshold).
     pub every: Duration,
-}
-
-/// Where a checkpoint resumes its tier.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Resume {
-    /// Phase 1, whose best exits of the first `done` ranks are in the exit file.
-    Exits {
-        /// Ranks whose exits and states are done.
-        done: u64,
-    },
-    /// The thresholds, at this one (the highest still to run).
-    Threshold(i8),
 }
 
 /// What a checkpoint gives back.
@@ -122,14 +111,15 @@ impl Checkpoint {
     }
 
     /// Where a valid-looking checkpoint of tier `tier` of `key` resumes, from its header
-    /// alone (the builder reports it before solving).
-    pub fn peek(&self, key: &str, tier: usize, size: u64) -> Option<Resume> {
+    /// alone.
+    fn peek(&self, key: &str, tier: usize, size: u64) -> Option<Resume> {
         let mut h = [0u8; HEADER];
         open_regular(&self.path).ok()?.read_exact(&mut h).ok()?;
         let h = Header::parse(&h)?;
+        // Within the tier: a threshold of it (or 0, all done), at most all its ranks.
         let done_fits = match h.from {
             Resume::Exits { done } => done <= size,
-            Resume::Threshold(t) => t >= 0,
+            Resume::Threshold(t) => (0..=tier as i64).contains(&(t as i64)),
         };
         (h.key == xxh3_64(key.as_bytes()) && h.tier == tier as u64 && h.size == size && done_fits)
             .then_some(h.from)
@@ -279,5 +269,101 @@ impl Clock {
         } else {
             false
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Checkpoint, Exits, Resume, HEADER};
+    use crate::bytes::Bytes;
+    use crate::solver::exit_file::ExitFile;
+    use std::time::Duration;
+
+    /// A checkpoint's whole round trip: what is saved comes back, and a checkpoint whose
+    /// state, exits, header or tier do not match gives nothing (the tier starts over).
+    #[test]
+    fn a_checkpoint_gives_back_what_was_saved_or_nothing() {
+        let dir = std::env::temp_dir().join(format!("mancala-ckpt-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let c = Checkpoint {
+            path: dir.join("tier-005.ckpt"),
+            every: Duration::ZERO,
+        };
+        let (key, tier, size) = ("awari-6x4", 5, 1000u64);
+        let mut state = Bytes::zeroed(size as usize);
+        state
+            .bytes_mut()
+            .iter_mut()
+            .enumerate()
+            .for_each(|(i, s)| *s = (i % 251) as u8);
+        let exits: Vec<u8> = (0..size).map(|i| (i % 7) as u8).collect();
+
+        // Between thresholds, with the exits in memory: written beside the checkpoint.
+        let t = Resume::Threshold(3);
+        c.save(key, tier, state.atomic_bytes(), Exits::Memory(&exits), t)
+            .unwrap();
+        let r = c.load(key, tier, size).expect("a whole checkpoint");
+        assert_eq!(r.from, t);
+        assert_eq!(r.state.bytes(), state.bytes());
+        let mut back = vec![0u8; size as usize];
+        r.exits.read(0, &mut back).unwrap();
+        assert_eq!(back, exits);
+        drop(r);
+        // Another tier, rule set or size finds nothing.
+        assert!(c.load(key, tier + 1, size).is_none());
+        assert!(c.load("oware-6x4", tier, size).is_none());
+        assert!(c.load(key, tier, size + 1).is_none());
+
+        // Within phase 1, the exits in their file: the first 600 ranks done.
+        let mut file = ExitFile::create(&c.exits_path()).unwrap().for_checkpoint();
+        file.append(&exits[..600]).unwrap();
+        let e = Resume::Exits { done: 600 };
+        c.save(key, tier, state.atomic_bytes(), Exits::File(&file), e)
+            .unwrap();
+        // Exits appended after the save are cut off when it is loaded.
+        file.append(&exits[600..700]).unwrap();
+        drop(file);
+        let r = c
+            .load(key, tier, size)
+            .expect("a checkpoint inside phase 1");
+        assert_eq!((r.from, r.exits.len()), (e, 600));
+        drop(r);
+
+        // A changed state byte, or changed exits, void it.
+        let flip = |path: &std::path::Path, at: u64| {
+            let mut bytes = std::fs::read(path).unwrap();
+            bytes[at as usize] ^= 1;
+            std::fs::write(path, bytes).unwrap();
+        };
+        flip(&c.path, HEADER as u64 + 17);
+        assert!(c.load(key, tier, size).is_none(), "a changed state");
+        flip(&c.path, HEADER as u64 + 17);
+        assert!(c.load(key, tier, size).is_some());
+        flip(&c.exits_path(), 3);
+        assert!(c.load(key, tier, size).is_none(), "changed exits");
+        flip(&c.exits_path(), 3);
+        // So does a changed header, and a threshold above the tier (a header that was not
+        // written by this solver, with its sum made to match).
+        flip(&c.path, 20);
+        assert!(c.load(key, tier, size).is_none(), "a changed header");
+        flip(&c.path, 20);
+        let mut state2 = Bytes::zeroed(size as usize);
+        let above = Resume::Threshold(tier as i8 + 1);
+        c.save(
+            key,
+            tier,
+            state2.atomic_bytes(),
+            Exits::Memory(&exits),
+            above,
+        )
+        .unwrap();
+        assert!(
+            c.load(key, tier, size).is_none(),
+            "a threshold above the tier"
+        );
+
+        c.remove();
+        assert!(!c.path.exists() && !c.exits_path().exists());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

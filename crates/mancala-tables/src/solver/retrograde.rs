@@ -68,7 +68,12 @@ pub(crate) fn solve<L: LowerTiers>(
     // 1). Only a tier solved whole is checkpointed.
     let key = rules.variant().key();
     let checkpoint = layout.checkpoint.as_ref().filter(|_| len == size);
-    let resumed = checkpoint.and_then(|c| c.load(&key, n, size));
+    let resumed = checkpoint
+        .and_then(|c| c.load(&key, n, size))
+        .filter(|r| resumes_at_a_bound(&job, r.from));
+    if resumed.is_none() && checkpoint.is_some_and(|c| c.path.exists()) {
+        job.progress.resumed(None);
+    }
     job.progress.phase("best exits");
     let saver = checkpoint.map(|c| (c, key.as_str()));
     let (mut state, exits, first) = match resumed {
@@ -79,6 +84,7 @@ pub(crate) fn solve<L: LowerTiers>(
         }) => {
             let done = n as u64 - next.max(0) as u64;
             job.progress.advance(len + len / n.max(1) as u64 * done);
+            job.progress.resumed(Some(Resume::Threshold(next)));
             (state, Stored::File(Box::new(exits)), next)
         }
         Some(Resumed {
@@ -87,6 +93,7 @@ pub(crate) fn solve<L: LowerTiers>(
             from: Resume::Exits { done },
         }) => {
             job.progress.advance(done);
+            job.progress.resumed(Some(Resume::Exits { done }));
             let (state, exits) = phase1_sliced(&job, scan, layout, state, exits, saver)?;
             (state, exits, n as i8)
         }
@@ -195,11 +202,9 @@ pub(crate) fn solve<L: LowerTiers>(
     }
     job.progress.advance(len - per_threshold * n as u64);
 
-    // What was never decided is endless play: worth 0.
+    // What was never decided is endless play: worth 0. The checkpoint stays until the
+    // caller has written the tier: a kill before that resumes from it.
     drop(exits);
-    if let Some(c) = &layout.checkpoint {
-        c.remove();
-    }
     state
         .bytes_mut()
         .par_chunks_mut(cs)
@@ -301,6 +306,18 @@ fn phase1_in_slices<L: LowerTiers>(
         }
     }
     Ok(())
+}
+
+/// Does a checkpoint resume phase 1 where a slice may start? Every slice of a tier in the
+/// published order starts at a block (one opponent's row, which the scan takes whole), and
+/// so does every checkpoint this solver saves; one that does not was not saved by it.
+fn resumes_at_a_bound<L>(job: &Job<'_, L>, from: Resume) -> bool {
+    match from {
+        Resume::Exits { done } if job.ix.order() == Order::Published => {
+            done == job.ix.size(job.n) || job.ix.blocks(job.n).any(|(_, start)| start == done)
+        }
+        _ => true,
+    }
 }
 
 /// Can phase 1 scan the lower tiers in order?
