@@ -11,7 +11,7 @@
 # binary saved before a change (`cp target/release/mancala mancala-before`):
 #   scripts/compare-builds.sh mancala-before target/release/mancala databases/awari-6x3 28 -- awari --seeds 3
 set -euo pipefail
-[ $# -ge 6 ] || { sed -n 2,14p "$0"; exit 2; }
+[ $# -ge 6 ] || { sed -n 2,12p "$0"; exit 2; }
 old=$1 new=$2 src=$3 tier=$4
 runs=2
 if [ "$5" != "--" ]; then runs=$5; shift; fi

@@ -182,9 +182,15 @@ impl BuildObserver for Display {
     }
 
     fn starting_over(&self, seeds: usize) {
-        eprintln!(
-            "tier {seeds}: its checkpoint is damaged or from another version of mancala: building the tier from its start (the first checkpoint replaces the file)"
-        );
+        let say = || {
+            eprintln!(
+                "tier {seeds}: its checkpoint is damaged or from another version of mancala: building the tier from its start (the next save replaces the file)"
+            )
+        };
+        match self.bar.lock().unwrap().as_ref() {
+            Some((bar, _, _)) => bar.suspend(say),
+            None => say(),
+        }
     }
 
     fn replacing(&self, err: &TableError) {

@@ -167,7 +167,7 @@ fn a_refused_budget_names_what_every_tier_needs() {
     let mb = most.div_ceil(1 << 20);
     assert!(
         err.contains(&format!("tier {first} of awari-6x4 does not fit"))
-            && err.contains(&format!("{mb} MB builds it")),
+            && err.contains(&format!("{mb} MB would do")),
         "{err}"
     );
     // That much is enough: the plan fits.

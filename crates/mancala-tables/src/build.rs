@@ -112,6 +112,12 @@ fn checkpoint_of(path: &Path, every: Duration) -> Checkpoint {
     }
 }
 
+/// Removes the checkpoint of the tier whose table is `path` and its exits, if any: the tier
+/// is on disk.
+pub(crate) fn remove_checkpoint(path: &Path) {
+    checkpoint_of(path, Duration::ZERO).remove();
+}
+
 /// Builds every tier `0..=opts.max_seeds` that is not already present and valid.
 pub fn build(
     rules: &Rules,
@@ -187,7 +193,7 @@ pub fn build(
                 Ok(t) => {
                     // A build killed between writing the tier and removing its checkpoint
                     // left that behind.
-                    checkpoint_of(&path, Duration::ZERO).remove();
+                    remove_checkpoint(&path);
                     let report = TierReport {
                         seeds: n,
                         positions: size,
@@ -241,10 +247,9 @@ pub fn build(
         let encoding = opts.compress.then(|| compressed_form(beyond_memory));
         let bytes = write_values(rules, &ix, n, &path, &values, &tables, encoding)?;
         let table = Table::open(&path, &key, n, &ix, false)?;
-        // Only now that the tier is on disk is its checkpoint of no more use.
-        if let Some(c) = &layout.checkpoint {
-            c.remove();
-        }
+        // Only now that the tier is on disk is its checkpoint of no more use (also one a
+        // killed build left that this one, saving none, did not use).
+        remove_checkpoint(&path);
         let table = if opts.compress {
             table.decoded(values.to_vec())
         } else {

@@ -95,6 +95,8 @@ pub(crate) fn encode<L: LowerTiers>(
             head[2 * SUBS + 9] = base_b as u8;
             head.extend(fa);
             head.extend(fb);
+            // Held until the whole tier is written: no spare capacity.
+            head.shrink_to_fit();
             Ok(head)
         })
         .collect::<std::io::Result<_>>()
@@ -105,7 +107,12 @@ pub(crate) fn encode<L: LowerTiers>(
 pub(crate) fn encode_plain(values: &[u8], level: i32) -> std::io::Result<Vec<Vec<u8>>> {
     values
         .par_chunks(BLOCK)
-        .map(|vals| zstd::bulk::compress(vals, level))
+        .map(|vals| {
+            // zstd sizes the buffer for the worst case: give back what the block leaves.
+            let mut block = zstd::bulk::compress(vals, level)?;
+            block.shrink_to_fit();
+            Ok(block)
+        })
         .collect()
 }
 

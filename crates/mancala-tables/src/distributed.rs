@@ -9,7 +9,9 @@
 //! build that stops (a process killed, a disk full) is run again with the same command and
 //! resumes at the first tier that is not built and valid.
 
-use crate::build::{load, values_hold, BuildObserver, BuildOptions, Forward, TierReport};
+use crate::build::{
+    load, remove_checkpoint, values_hold, BuildObserver, BuildOptions, Forward, TierReport,
+};
 use crate::cluster::{split, Cluster};
 use crate::lock::lock_folder;
 use crate::machine::peak_rss_mb;
@@ -61,15 +63,15 @@ pub fn build_distributed(
         .map(|n| split(&ix, n, processes, (0, ix.size(n))))
         .collect();
     let plans = match opts.memory {
-        Some(budget) => Some(
+        Some(budget) => Some(plan::every_tier_or_the_most(
             (0..=opts.max_seeds)
                 .map(|n| {
                     let largest = slices[n].windows(2).map(|w| w[1] - w[0]).max();
                     let size = largest.unwrap_or(0);
                     plan::plan_slice(rules, &ix, n, size, budget, threads, &Rates::default())
                 })
-                .collect::<Result<Vec<_>, _>>()?,
-        ),
+                .collect(),
+        )?),
         None => None,
     };
 
@@ -162,6 +164,8 @@ pub fn build_distributed(
             let done = write_table_from_parts(&path, &key, n, &ix, &parts);
             if done.is_ok() {
                 remove_parts(&path);
+                // A one-process build of the tier that was killed left it.
+                remove_checkpoint(&path);
             }
             done.map(Some)
         } else {

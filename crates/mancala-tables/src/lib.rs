@@ -224,7 +224,7 @@ pub enum TableError {
         bad: Box<BadEntry>,
     },
     /// No plan builds the tier within the memory budget.
-    #[error("tier {tier} of {key} does not fit in a budget of {budget_mb} MB of memory: {needed_mb} MB builds it (and every tier up to the last one asked for)", needed_mb = needed.div_ceil(1 << 20), budget_mb = budget >> 20)]
+    #[error("tier {tier} of {key} does not fit in a budget of {budget_mb} MB of memory: {needed_mb} MB would do", needed_mb = needed.div_ceil(1 << 20), budget_mb = budget >> 20)]
     Memory {
         /// The seeds of the tier (the first one that does not fit).
         tier: usize,

@@ -150,7 +150,14 @@ pub fn plan(
     threads: usize,
     rates: &Rates,
 ) -> Result<Vec<TierPlan>, TableError> {
-    let tiers = plan_each(rules, max, budget, threads, rates)?;
+    every_tier_or_the_most(plan_each(rules, max, budget, threads, rates)?)
+}
+
+/// Every tier's plan, or the first tier no plan fits as a [`TableError::Memory`] that names
+/// the most any of them needs.
+pub fn every_tier_or_the_most(
+    tiers: Vec<Result<TierPlan, TableError>>,
+) -> Result<Vec<TierPlan>, TableError> {
     let most = tiers
         .iter()
         .filter_map(|t| match t {

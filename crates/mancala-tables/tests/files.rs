@@ -606,14 +606,14 @@ fn a_compressed_build_beyond_the_machines_memory_is_refused_at_once() {
     let ix = mancala_index::Indexer::new(&r, 40).unwrap();
     let lower = |n: usize| (0..n).map(|k| ix.size(k)).sum::<u64>();
     // The first build whose plan fits the budget but whose decoded tiers would not fit.
-    let max = (20..=40)
-        .find(|&max| {
-            plan(&r, max, budget, 2, &Rates::default()).is_ok_and(|p| {
-                p.iter()
-                    .any(|t| t.layout.scan && t.memory + lower(t.seeds) > memory)
-            })
+    let Some(max) = (20..=40).find(|&max| {
+        plan(&r, max, budget, 2, &Rates::default()).is_ok_and(|p| {
+            p.iter()
+                .any(|t| t.layout.scan && t.memory + lower(t.seeds) > memory)
         })
-        .expect("a tier beyond memory that a plan fits");
+    }) else {
+        return; // A machine whose memory holds every tier up to 40 decoded.
+    };
     let dir = scratch("compress-too-big");
     let opts = BuildOptions {
         dir: dir.clone(),
@@ -632,4 +632,56 @@ fn a_compressed_build_beyond_the_machines_memory_is_refused_at_once() {
         other => panic!("not refused: {other:?}"),
     }
     assert!(!dir.join(r.variant().key()).exists(), "nothing built");
+}
+
+/// What a progress display is told while a tier with cycles is built: the tier, its work,
+/// the phases (best exits, then each threshold from the top), and all the work done.
+#[test]
+fn a_build_reports_its_phases_and_work() {
+    use mancala_tables::{BuildObserver, TierReport};
+    use std::sync::Mutex;
+    #[derive(Default)]
+    struct Seen {
+        started: Mutex<Vec<(usize, u64)>>,
+        phases: Mutex<Vec<String>>,
+        done: AtomicU64,
+    }
+    impl BuildObserver for Seen {
+        fn tier_started(&self, seeds: usize, _positions: u64, work: u64) {
+            self.started.lock().unwrap().push((seeds, work));
+            self.done.store(0, Relaxed);
+            self.phases.lock().unwrap().clear();
+        }
+        fn progress(&self, units: u64) {
+            self.done.fetch_add(units, Relaxed);
+        }
+        fn phase(&self, what: &str) {
+            self.phases.lock().unwrap().push(what.to_string());
+        }
+        fn tier_finished(&self, _report: &TierReport) {}
+    }
+    let r = rules(Preset::Awari);
+    let dir = scratch("phases");
+    let seen = Seen::default();
+    let opts = BuildOptions {
+        dir: dir.clone(),
+        max_seeds: 9,
+        compress: false,
+        memory: None,
+        checkpoint_every: None,
+        repair: false,
+    };
+    build(&r, &opts, &seen).unwrap();
+    let started = seen.started.lock().unwrap().clone();
+    assert_eq!(
+        started.iter().map(|s| s.0).collect::<Vec<_>>(),
+        (0..=9).collect::<Vec<_>>()
+    );
+    // The last tier's phases, and its work all reported.
+    let phases = seen.phases.lock().unwrap().clone();
+    let thresholds: Vec<String> = (1..=9).rev().map(|t| format!("threshold {t}/9")).collect();
+    assert_eq!(phases[0], "best exits");
+    assert_eq!(phases[1..], thresholds[..]);
+    assert_eq!(seen.done.load(Relaxed), started[9].1);
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -263,7 +263,12 @@ impl Clock {
 
     /// Is a checkpoint due under `c`? Starts the next interval if so.
     pub fn due(&mut self, c: &Checkpoint) -> bool {
-        if self.last.elapsed() >= c.every {
+        self.due_after(c.every)
+    }
+
+    /// Has `every` passed since the last checkpoint? Starts the next interval if so.
+    pub fn due_after(&mut self, every: Duration) -> bool {
+        if self.last.elapsed() >= every {
             self.last = Instant::now();
             true
         } else {

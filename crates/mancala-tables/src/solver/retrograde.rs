@@ -298,7 +298,9 @@ fn phase1_in_slices<L: LowerTiers>(
         exits_of_slice(job, scan, state, (w[0], w[1]), exits);
         file.append(exits)?;
         if let Some((c, key)) = checkpoint {
-            if w[1] < hi && (keep.is_some() || clock.due(c)) {
+            // Half the interval: slices are cut to about one interval of work each (or
+            // smaller), so a save due only after a whole one would skip every other slice.
+            if w[1] < hi && (keep.is_some() || clock.due_after(c.every / 2)) {
                 let exits = CheckpointExits::File(file);
                 let done = Resume::Exits { done: w[1] - lo };
                 c.save(key, job.n, state.atomic_bytes(), exits, done)?;
