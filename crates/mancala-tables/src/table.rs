@@ -236,6 +236,13 @@ impl Table {
         }
     }
 
+    /// Starts fetching the value of rank `rank` (of a raw or decoded table), to be read soon.
+    pub fn prefetch(&self, rank: u64) {
+        if let Some(v) = self.raw().and_then(|raw| raw.get(rank as usize)) {
+            crate::prefetch(v);
+        }
+    }
+
     /// The value of the tier's last position when the file does not hold it: the start
     /// position, which a published database file leaves out.
     pub fn extra(&self) -> Option<i8> {

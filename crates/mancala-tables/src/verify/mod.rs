@@ -261,14 +261,23 @@ fn first_bad_scanned(
         let exit = exits[(r - lo) as usize] as i8;
         match rules.node(b) {
             Node::Terminal { .. } => Some(exit as i32),
-            Node::Moves(kids) => kids
-                .iter()
-                .filter(|c| c.is_quiet())
-                .map(|c| {
-                    let v = table.get(ix.rank(c.board)?)?;
-                    Some(c.value(v as i32))
-                })
-                .try_fold(exit as i32, |best, v| v.map(|v| best.max(v))),
+            Node::Moves(kids) => {
+                // The quiet children's values lie anywhere in the tier: all their reads are
+                // started before the first is waited for.
+                let mut quiet = [(0u64, 0i32); mancala_rules::MAX_MOVES];
+                let mut k = 0;
+                for c in kids.iter().filter(|c| c.is_quiet()) {
+                    let rank = ix.rank(c.board)?;
+                    table.prefetch(rank);
+                    quiet[k] = (rank, c.value(0));
+                    k += 1;
+                }
+                // A quiet move's value is its child's, negated (nothing banked).
+                quiet[..k]
+                    .iter()
+                    .map(|&(rank, base)| Some(base - table.get(rank)? as i32))
+                    .try_fold(exit as i32, |best, v| v.map(|v| best.max(v)))
+            }
         }
     })
 }
