@@ -264,18 +264,15 @@ fn first_bad_scanned(
             Node::Moves(kids) => {
                 // The quiet children's values lie anywhere in the tier: all their reads are
                 // started before the first is waited for.
-                let mut quiet = [(0u64, 0i32); mancala_rules::MAX_MOVES];
-                let mut k = 0;
-                for c in kids.iter().filter(|c| c.is_quiet()) {
-                    let rank = ix.rank(c.board)?;
-                    table.prefetch(rank);
-                    quiet[k] = (rank, c.value(0));
-                    k += 1;
+                let quiet = || kids.iter().filter(|c| c.is_quiet());
+                let mut ranks = [0u64; mancala_rules::MAX_MOVES];
+                for (rank, c) in ranks.iter_mut().zip(quiet()) {
+                    *rank = ix.rank(c.board)?;
+                    table.prefetch(*rank);
                 }
-                // A quiet move's value is its child's, negated (nothing banked).
-                quiet[..k]
-                    .iter()
-                    .map(|&(rank, base)| Some(base - table.get(rank)? as i32))
+                quiet()
+                    .zip(ranks)
+                    .map(|(c, rank)| Some(c.value(table.get(rank)? as i32)))
                     .try_fold(exit as i32, |best, v| v.map(|v| best.max(v)))
             }
         }
