@@ -17,6 +17,25 @@ impl Bytes {
         Bytes { map, len: n }
     }
 
+    /// A copy of `src` in anonymous memory on huge pages, copied in parallel runs in order
+    /// (each run's source pages are read ahead as one stream). An error if the memory cannot
+    /// be had.
+    pub(crate) fn copy_of(src: &[u8]) -> std::io::Result<Bytes> {
+        use rayon::prelude::*;
+        const RUN: usize = 1 << 24;
+        let mut map = memmap2::MmapMut::map_anon(src.len().max(1))?;
+        #[cfg(target_os = "linux")]
+        let _ = map.advise(memmap2::Advice::HugePage);
+        map[..src.len()]
+            .par_chunks_mut(RUN)
+            .zip(src.par_chunks(RUN))
+            .for_each(|(to, from)| to.copy_from_slice(from));
+        Ok(Bytes {
+            map,
+            len: src.len(),
+        })
+    }
+
     /// The bytes as atomics, for the parallel phases.
     pub(crate) fn atomic_bytes(&mut self) -> &[AtomicU8] {
         atomic(self.bytes_mut())

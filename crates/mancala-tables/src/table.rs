@@ -32,6 +32,9 @@ enum Data {
     Mapped(Mmap),
     /// Raw values in memory (a compressed table once decoded).
     Owned(Vec<u8>),
+    /// A raw file's values copied into anonymous memory on huge pages (see
+    /// [`Table::resident`]).
+    Resident(crate::bytes::Bytes),
     /// Compressed blocks, memory-mapped; decoding needs the rules and the lower tiers, so it
     /// happens in [`crate::Tables`] and the builder.
     Blocks(Mmap),
@@ -221,6 +224,7 @@ impl Table {
         match &self.data {
             Data::Mapped(m) => Some(&m[self.start..]),
             Data::Owned(v) => Some(v),
+            Data::Resident(b) => Some(b),
             Data::Blocks(_) => None,
         }
     }
@@ -263,6 +267,25 @@ impl Table {
         let (a, b) = format::block_range(payload, self.blocks(), i)
             .ok_or_else(|| FileError::corrupt(&self.path, "bad block offset table"))?;
         Ok(&payload[a..b])
+    }
+
+    /// A copy of this raw or decoded table with its values in anonymous memory on huge
+    /// pages, and this table's mapped pages handed back. Why: a tier read at random through
+    /// its file's mapping, whose pages were pushed out of the page cache by passes over other
+    /// tiers and read back one fault at a time, sits on small pages, so nearly every probe of
+    /// a tier of gigabytes misses the TLB as well as the caches, and a prefetch of a page not
+    /// yet mapped does nothing; a resident copy is read back in order once and stays. `None`
+    /// for a table still compressed, or when the memory cannot be had.
+    pub(crate) fn resident(&self) -> Option<Table> {
+        let bytes = crate::bytes::Bytes::copy_of(self.raw()?).ok()?;
+        self.release_below(self.header.entries);
+        Some(Table {
+            path: self.path.clone(),
+            header: self.header.clone(),
+            data: Data::Resident(bytes),
+            start: 0,
+            extra: self.extra,
+        })
     }
 
     /// The same table with its values decoded into memory.

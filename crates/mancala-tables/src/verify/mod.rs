@@ -194,6 +194,14 @@ pub fn verify_with(
         };
         let bounds = crate::cluster::split_from(ix, n, pieces, (0, size), earlier);
         let left = size - earlier;
+        // A tier read in order checks each position against its quiet children, anywhere in
+        // the tier: when the tier fits beside its biggest slice, a resident copy on huge pages
+        // serves those reads (see `Table::resident`).
+        let biggest = bounds.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
+        let resident = (scanned && left > 0 && size.saturating_add(2 * biggest) <= opts.budget)
+            .then(|| table.resident())
+            .flatten();
+        let table = resident.as_ref().unwrap_or(table);
         obs.tier_started(n, size, earlier, if scanned { 2 * left } else { left });
         for w in bounds.windows(2) {
             let bad = if scanned {
