@@ -10,30 +10,29 @@ pub struct Bytes {
 }
 
 impl Bytes {
-    pub(crate) fn zeroed(n: usize) -> Bytes {
-        let map = memmap2::MmapMut::map_anon(n.max(1)).expect("allocating the tier's arrays");
+    /// `n` zeroed bytes, or an error if the memory cannot be had.
+    fn try_zeroed(n: usize) -> std::io::Result<Bytes> {
+        let map = memmap2::MmapMut::map_anon(n.max(1))?;
         #[cfg(target_os = "linux")]
         let _ = map.advise(memmap2::Advice::HugePage);
-        Bytes { map, len: n }
+        Ok(Bytes { map, len: n })
     }
 
-    /// A copy of `src` in anonymous memory on huge pages, copied in parallel runs in order
-    /// (each run's source pages are read ahead as one stream). An error if the memory cannot
-    /// be had.
+    pub(crate) fn zeroed(n: usize) -> Bytes {
+        Bytes::try_zeroed(n).expect("allocating the tier's arrays")
+    }
+
+    /// A copy of `src`, copied in parallel runs in order (each run's source pages are read
+    /// ahead as one stream). An error if the memory cannot be had.
     pub(crate) fn copy_of(src: &[u8]) -> std::io::Result<Bytes> {
         use rayon::prelude::*;
         const RUN: usize = 1 << 24;
-        let mut map = memmap2::MmapMut::map_anon(src.len().max(1))?;
-        #[cfg(target_os = "linux")]
-        let _ = map.advise(memmap2::Advice::HugePage);
-        map[..src.len()]
+        let mut copy = Bytes::try_zeroed(src.len())?;
+        copy.bytes_mut()
             .par_chunks_mut(RUN)
             .zip(src.par_chunks(RUN))
             .for_each(|(to, from)| to.copy_from_slice(from));
-        Ok(Bytes {
-            map,
-            len: src.len(),
-        })
+        Ok(copy)
     }
 
     /// The bytes as atomics, for the parallel phases.
