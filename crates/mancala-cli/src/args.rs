@@ -217,7 +217,9 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         .map_err(|_| format!("`{text}` is not a size: give a number and a unit (20G, 1T, 512M)"))?;
     let bytes = value * (1u64 << shift) as f64;
     if !(bytes >= 1.0 && bytes < (1u64 << 60) as f64) {
-        return Err(format!("`{text}` is out of range: give 1M to 1000T"));
+        return Err(format!(
+            "`{text}` is out of range: give a size above zero and below 1000000T"
+        ));
     }
     Ok(bytes as u64)
 }

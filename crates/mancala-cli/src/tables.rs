@@ -10,7 +10,9 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 use mancala_oracle::{Options, Oracle, Settings, TableSize};
 use mancala_rules::{parse_position, Rules};
-use mancala_tables::plan::{default_budget, plan, plan_distributed, plan_each, Rates, TierPlan};
+use mancala_tables::plan::{
+    default_budget, plan, plan_distributed, plan_each, Rates, TierPlan, DEFAULT_CHECKPOINT,
+};
 use mancala_tables::{
     build, open_checked, pack, published, tier_path, verify_with, BuildObserver, BuildOptions,
     Resume, TableError, Tables, TierReport, VerifyObserver, VerifyOptions, JOURNAL, MAX_TIER,
@@ -79,7 +81,7 @@ pub struct BuildCmd {
         long,
         value_name = "M",
         allow_negative_numbers = true,
-        default_value_t = 10.0
+        default_value_t = DEFAULT_CHECKPOINT.as_secs_f64() / 60.0
     )]
     checkpoint_minutes: f64,
 
@@ -1032,7 +1034,13 @@ impl PlanCmd {
             Some(0) => bail!("--ranks must be at least 1"),
             Some(r) if r > 1 << 20 => bail!("--ranks must be at most {}", 1 << 20),
             Some(r) => plan_distributed(&rules, self.max_seeds, r, budget, threads, &rates),
-            None => plan_each(&rules, self.max_seeds, budget, threads, &rates),
+            // A build checkpoints big tiers inside phase 1 by default: the slices that takes.
+            None => plan_each(&rules, self.max_seeds, budget, threads, &rates).map(|tiers| {
+                tiers
+                    .into_iter()
+                    .map(|t| t.map(|t| t.checkpointed(DEFAULT_CHECKPOINT, threads)))
+                    .collect()
+            }),
         }
         .map_err(|e| self.table.advice().table(e))?;
         let ranks = self.ranks.unwrap_or(1);
@@ -1140,6 +1148,8 @@ impl PlanCmd {
                 Ok(t) => {
                     let exits = if t.exits_on_disk() {
                         format!("file, {} sl.", t.layout.slices)
+                    } else if t.layout.scan && t.layout.slices > 1 {
+                        format!("memory, {} sl.", t.layout.slices)
                     } else if t.layout.scan {
                         "memory, scan".into()
                     } else {
@@ -1190,6 +1200,12 @@ impl PlanCmd {
             Rates::BIG / 1e9,
             rates.disk / 1e9
         );
+        if fitting.iter().any(|t| t.layout.scan) {
+            println!(
+                "(exits: where a tier's best exits wait, in memory or in a file; \"N sl.\": the tier is taken in N slices, each reading the lower tiers in order once, at least as many as a checkpoint every {} needs; \"scan\": read in order once)",
+                duration(DEFAULT_CHECKPOINT.as_secs_f64())
+            );
+        }
         if ranks > 1 {
             println!(
                 "(a distributed build solves every tier with thresholds; each position sends about {:.2} updates of 8 bytes, of which all but a process's share cross the network; every process reads each lower tier once a slice)",

@@ -129,6 +129,78 @@ fn the_whole_game_is_planned_for_a_big_machine() {
     assert!(text.contains("total: 889,063,398,406 positions"), "{text}");
 }
 
+/// Awari with 3 seeds a pit on this machine's budget, as `build` takes it: phase 1 of each
+/// big tier in the slices a checkpoint every ten minutes needs (the build's default), at
+/// least the memory plan's, and each slice of a scan one more pass over the lower tiers.
+#[test]
+fn the_plan_counts_the_slices_checkpoints_add() {
+    let args = [
+        "plan",
+        "awari",
+        "--seeds",
+        "3",
+        "--max-seeds",
+        "36",
+        "--memory",
+        "19G",
+        "--threads",
+        "2",
+    ];
+    let mut with_json = args.to_vec();
+    with_json.push("--json");
+    let v = json(&with_json);
+    let tiers = v["tiers"].as_array().unwrap();
+    let lower = |n: usize| -> u64 {
+        tiers[..n]
+            .iter()
+            .map(|t| t["positions"].as_u64().unwrap())
+            .sum()
+    };
+    // Tier 36 (14.26 G positions): 3 slices for its exits in 19 GB, 6 for the checkpoints.
+    let top = &tiers[36];
+    assert_eq!(
+        (top["exits_on_disk"].as_bool(), top["slices"].as_u64()),
+        (Some(true), Some(6)),
+        "{top}"
+    );
+    assert_eq!(top["lower_reads"].as_u64(), Some(6 * lower(36)), "{top}");
+    // Tier 34 (8.47 G): its exits in memory, the lower tiers scanned once a slice, 4 slices.
+    let t34 = &tiers[34];
+    assert_eq!(
+        (
+            t34["exits_on_disk"].as_bool(),
+            t34["scan"].as_bool(),
+            t34["slices"].as_u64()
+        ),
+        (Some(false), Some(true), Some(4)),
+        "{t34}"
+    );
+    assert_eq!(t34["lower_reads"].as_u64(), Some(4 * lower(34)), "{t34}");
+    // Tier 31 reads the lower tiers at random: its slices cost no pass.
+    let t31 = &tiers[31];
+    assert_eq!(
+        (t31["scan"].as_bool(), t31["lower_reads"].as_u64()),
+        (Some(false), Some(lower(31))),
+        "{t31}"
+    );
+
+    let out = mancala(&args);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let row = |n: usize| {
+        text.lines()
+            .find(|l| l.trim_start().starts_with(&format!("{n} ")))
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(row(36).contains("file, 6 sl."), "{text}");
+    assert!(row(34).contains("memory, 4 sl."), "{text}");
+    assert!(
+        row(31).contains("memory") && !row(31).contains("sl."),
+        "{text}"
+    );
+}
+
 /// A budget too small for several tiers names the first of them and the most any needs:
 /// giving that much plans them all.
 #[test]

@@ -75,8 +75,9 @@ fn a_killed_build_resumes_inside_the_tier_with_the_same_bytes() {
     kill_and_resume("resume-memory", &[]);
 }
 
-/// With a budget that keeps the top tier's exits in a file, in two slices (so that phase 1
-/// is checkpointed between them).
+/// With a budget that keeps the top tier's exits in a file: two slices by the plan, which
+/// the checkpoint after every threshold (`--checkpoint-minutes 0`) raises to eight, so that
+/// phase 1 is checkpointed between them.
 #[test]
 fn a_killed_budgeted_build_resumes_with_the_same_bytes() {
     kill_and_resume("resume-budget", &["--memory", "75M"]);

@@ -105,17 +105,28 @@ impl Progress for Forward<'_> {
 }
 
 /// The checkpoint of the tier whose table is `path`, saved about every `every`.
-fn checkpoint_of(path: &Path, every: Duration) -> Checkpoint {
+fn checkpoint_of(path: &Path, every: Duration, lower: &[Option<Table>]) -> Checkpoint {
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    for t in lower {
+        match t {
+            Some(t) => {
+                h.update(&[1]);
+                h.update(&t.header().checksum.to_le_bytes());
+            }
+            None => h.update(&[0]),
+        }
+    }
     Checkpoint {
         path: path.with_extension("ckpt"),
         every,
+        lower: h.digest(),
     }
 }
 
 /// Removes the checkpoint of the tier whose table is `path` and its exits, if any: the tier
 /// is on disk.
 pub(crate) fn remove_checkpoint(path: &Path) {
-    checkpoint_of(path, Duration::ZERO).remove();
+    checkpoint_of(path, Duration::ZERO, &[]).remove();
 }
 
 /// Builds every tier `0..=opts.max_seeds` that is not already present and valid.
@@ -222,11 +233,12 @@ pub fn build(
         }
         if let Some(every) = opts.checkpoint_every {
             // Phase 1 in slices of about `every` of work, or the plan's when they are more
-            // (its exits on disk), so that a checkpoint can fall between two.
+            // (its exits on disk), so that a checkpoint can fall between two: as
+            // `TierPlan::checkpointed` plans it.
             let threads = rayon::current_num_threads();
             let slices = crate::plan::checkpoint_slices(size, every, threads);
             layout.slices = layout.slices.max(slices);
-            layout.checkpoint = Some(checkpoint_of(&path, every));
+            layout.checkpoint = Some(checkpoint_of(&path, every, &tables));
         }
         let values = solve_tier(
             rules,

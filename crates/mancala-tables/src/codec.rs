@@ -339,8 +339,9 @@ pub(crate) fn decode_one(
         Unpacked::Frames { counts, a, b } => (counts, a, b),
     };
     let sub = j / SUB;
-    let mut before_a = counts[sub] as usize;
-    let mut before_b = sub * SUB - before_a;
+    let short = "a frame is shorter than its positions";
+    let mut before_a = *counts.get(sub).ok_or(short)? as usize;
+    let mut before_b = (sub * SUB).checked_sub(before_a).ok_or(short)?;
     let mut kids = Children::new();
     let first = rank - (j - sub * SUB) as u64;
     for b in ix.walk_from(n, first).take(j - sub * SUB) {
@@ -350,7 +351,6 @@ pub(crate) fn decode_one(
             before_a += 1;
         }
     }
-    let short = "a frame is shorter than its positions";
     if has_exit(rules, pos, &mut kids) {
         let r = *b.get(before_b).ok_or(short)?;
         Ok(r.wrapping_add(exit_of(pos)? as u8) as i8)

@@ -9,7 +9,7 @@
 //! | 8 | 4 | format version |
 //! | 12 | 4 | tier (seeds in the pits) |
 //! | 16 | 8 | entries (positions in the tier) |
-//! | 24 | 1 | encoding: 0 raw, 1 exit residuals in zstd blocks (see `codec`) |
+//! | 24 | 1 | encoding: 0 raw, 1 exit residuals in zstd blocks (see `codec`), 2 the values in zstd blocks (read back without the lower tiers) |
 //! | 25 | 1 | order of the positions: 0 mover's row first, 1 the published Awari order |
 //! | 26 | 2 | reserved, zero |
 //! | 28 | 4 | entries per block (compressed) |
@@ -171,11 +171,17 @@ pub fn block_range(payload: &[u8], blocks: usize, i: usize) -> Option<(usize, us
             payload.get(8 * k..8 * k + 8)?.try_into().ok()?,
         ))
     };
-    let (a, b) = (at(i)? as usize, at(i + 1)? as usize);
-    if a > b || table + b > payload.len() {
+    let (a, b) = (
+        usize::try_from(at(i)?).ok()?,
+        usize::try_from(at(i + 1)?).ok()?,
+    );
+    // Offsets come from the file: a damaged one must not wrap round to a range that looks
+    // sound.
+    let end = table.checked_add(b)?;
+    if a > b || end > payload.len() {
         return None;
     }
-    Some((table + a, table + b))
+    Some((table + a, end))
 }
 
 /// Number of blocks for `entries` positions.

@@ -92,6 +92,11 @@ pub struct TierPlan {
     pub disk: u64,
     /// Bytes read from the lower tiers (once a slice when they are read in order).
     pub lower_reads: u64,
+    /// Bytes of the lower tiers: what one pass over them reads.
+    pub lower: u64,
+    /// Seconds one more pass over the lower tiers adds (a scan's pass from disk; zero when
+    /// they are read at random, or stay in the page cache).
+    pub pass_seconds: f64,
     /// Estimated wall-clock seconds with `threads` threads.
     pub seconds: f64,
     /// Processes the tier is split across (1: a single-process build).
@@ -115,7 +120,31 @@ impl TierPlan {
     pub fn beyond_memory(&self) -> bool {
         self.layout.scan || self.exits_on_disk()
     }
+
+    /// The plan as a build that saves a checkpoint at most every `every` with `threads`
+    /// threads takes it: phase 1 in slices of about `every` of work each, or the plan's when
+    /// they are more, so that a checkpoint can fall inside it ([`checkpoint_slices`]). When
+    /// phase 1 scans, each slice more is one more pass over the lower tiers.
+    pub fn checkpointed(mut self, every: std::time::Duration, threads: usize) -> TierPlan {
+        let before = self.layout.slices.max(1);
+        let slices = checkpoint_slices(self.slice, every, threads);
+        if slices > before {
+            self.layout.slices = slices;
+            if self.layout.scan {
+                let more = (slices - before) as u64;
+                self.lower_reads = self
+                    .lower_reads
+                    .saturating_add(self.lower.saturating_mul(more));
+                self.seconds += self.pass_seconds * more as f64;
+            }
+        }
+        self
+    }
 }
+
+/// How often a build saves a checkpoint inside a tier unless told otherwise (`mancala build
+/// --checkpoint-minutes`): a kill loses at most about this much work.
+pub const DEFAULT_CHECKPOINT: std::time::Duration = std::time::Duration::from_secs(600);
 
 /// The most slices phase 1 takes a tier in (each reads every lower tier once).
 pub const MAX_SLICES: usize = 64;
@@ -279,6 +308,8 @@ fn plan_positions(
         memory: 0,
         disk: size,
         lower_reads: 0,
+        lower,
+        pass_seconds: 0.0,
         seconds: 0.0,
         processes: 1,
         slice: size,
@@ -322,7 +353,8 @@ fn plan_positions(
             // They come from disk once unless what the budget leaves over holds them in
             // the page cache.
             if scan && size > 0 && lower > budget - plan.memory {
-                plan.seconds += disk(lower);
+                plan.pass_seconds = disk(lower);
+                plan.seconds += plan.pass_seconds;
             }
             return Ok(plan);
         }
@@ -343,6 +375,7 @@ fn plan_positions(
             // third of it a threshold, as measured on Awari tiers); the lower tiers come
             // from disk once a slice.
             let exit_reads = size as f64 * (n as f64).max(1.0) / 3.0;
+            plan.pass_seconds = disk(lower);
             plan.seconds += (size as f64 + exit_reads) / rates.disk + disk(plan.lower_reads);
             return Ok(plan);
         }

@@ -10,7 +10,7 @@
 //! tables (with headers and checksums), and [`crate::Tables::open_published`] reads them
 //! directly.
 
-use crate::table::{tier_path, write_table, Table};
+use crate::table::{tier_path, write_table_pieces, Table};
 use crate::{FileError, TableError, Tables};
 use mancala_index::{Indexer, Order};
 use mancala_rules::Rules;
@@ -93,10 +93,15 @@ pub fn import(
         let Some(t) = tables.tier(n) else {
             continue;
         };
-        let mut payload = t.raw().expect("published files are raw").to_vec();
-        payload.extend(t.extra().map(|v| v as u8));
+        // The published file's bytes streamed from its mapping, then the start position's
+        // value where the tier has it: never the whole tier in memory (tier 48: 204 GB).
+        let extra = t.extra().map(|v| [v as u8]);
+        let pieces = [
+            t.raw().expect("published files are raw"),
+            extra.as_ref().map_or(&[][..], |e| &e[..]),
+        ];
         let path = tier_path(dir, &key, n);
-        let bytes = write_table(&path, &key, n, ix, crate::format::Encoding::Raw, &payload)?;
+        let bytes = write_table_pieces(&path, &key, n, ix, crate::format::Encoding::Raw, pieces)?;
         // The file as written must open and check like any table.
         Table::open(&path, &key, n, ix, true)?;
         written.push(Written {

@@ -340,19 +340,25 @@ impl Probed<'_> {
     }
 }
 
-/// Lower tiers that are all present and raw or decoded, as the solver and the codec read them:
-/// a probe is one byte read.
-pub(crate) struct Decoded<'a>(Vec<&'a [u8]>, Vec<&'a Table>);
+/// Lower tiers, raw or decoded, as the solver and the codec read them: a probe is one byte
+/// read. A tier that is not there (one with no positions, or one the caller knows no probe
+/// reaches, as the published database's tier 47) reads as empty.
+pub(crate) struct Decoded<'a>(Vec<&'a [u8]>, Vec<Option<&'a Table>>);
 
 impl<'a> Decoded<'a> {
+    /// # Panics
+    ///
+    /// If a tier present is still compressed: callers decode every tier below the one they
+    /// solve first ([`Tables::decode_all`]).
     pub fn new(tiers: &'a [Option<Table>]) -> Decoded<'a> {
-        let tables: Vec<&Table> = tiers
-            .iter()
-            .map(|t| t.as_ref().expect("lower tiers are loaded"))
-            .collect();
+        let tables: Vec<Option<&Table>> = tiers.iter().map(Option::as_ref).collect();
         let values = tables
             .iter()
-            .map(|t| t.raw().expect("lower tiers are raw or decoded"))
+            .map(|t| {
+                t.map_or(&[][..], |t| {
+                    t.raw().expect("lower tiers are raw or decoded")
+                })
+            })
             .collect();
         Decoded(values, tables)
     }
@@ -370,7 +376,9 @@ impl LowerTiers for Decoded<'_> {
     }
 
     fn release_below(&self, tier: usize, rank: u64) {
-        self.1[tier].release_below(rank);
+        if let Some(t) = self.1[tier] {
+            t.release_below(rank);
+        }
     }
 }
 

@@ -3,13 +3,16 @@
 //! wrong value whose checksum was patched to match.
 
 use mancala_rules::{Options, Preset, Rules, Variant};
-use mancala_tables::plan::{plan, Rates, TierPlan};
+use mancala_tables::plan::{checkpoint_slices, plan, Rates, TierPlan};
 use mancala_tables::{
     build, format, open_checked, pack, tier_path, verify, verify_with, verify_within, BuildOptions,
     FileError, Table, TableError, Tables, VerifyObserver, VerifyOptions, JOURNAL,
 };
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::time::Duration;
+
+const HOUR: Duration = Duration::from_secs(3600);
 
 fn rules(preset: Preset) -> Rules {
     Rules::new(Variant::new(preset, Options::default()).unwrap())
@@ -22,9 +25,12 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn build_in(dir: &Path, r: &Rules, max: usize, threads: usize, compress: bool) {
-    build_with(dir, r, max, threads, compress, None);
+    build_with(dir, r, max, threads, compress, None, None);
 }
 
+/// A build within `memory` bytes, saving a checkpoint at most every `checkpoint_every` (a
+/// checkpoint cuts phase 1 in slices of about that much work, at least the plan's: zero makes
+/// the most, [`mancala_tables::plan::MAX_CHECKPOINT_SLICES`]).
 fn build_with(
     dir: &Path,
     r: &Rules,
@@ -32,6 +38,7 @@ fn build_with(
     threads: usize,
     compress: bool,
     memory: Option<u64>,
+    checkpoint_every: Option<Duration>,
 ) {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -42,8 +49,7 @@ fn build_with(
         max_seeds: max,
         compress,
         memory,
-        // Budgeted builds save a checkpoint after every threshold, exits file and all.
-        checkpoint_every: memory.map(|_| std::time::Duration::ZERO),
+        checkpoint_every,
         repair: false,
     };
     pool.install(|| build(r, &opts, &())).unwrap();
@@ -95,14 +101,21 @@ fn budgeted_plans_write_the_same_files() {
         // With room for it all, the top tier reads the lower tiers at random.
         let walk = &plan(&r, max, u64::MAX, 2, &Rates::default()).unwrap()[max];
         assert!(!walk.layout.scan && !walk.exits_on_disk(), "{key}");
-        for slices in [2u64, 3, 64] {
+        // Without a checkpoint, and with one too rare to add slices, phase 1 takes the plan's
+        // slices; with one after every threshold (exits file and all), 64 slices stay 64.
+        for (slices, every) in [(2u64, None), (3, Some(HOUR)), (64, Some(Duration::ZERO))] {
             // The least budget with which the top tier's exits fit in that many slices.
             let budget = least_budget(&r, max, |t| t.layout.slices as u64 <= slices);
             let planned = plan(&r, max, budget, 2, &Rates::default()).unwrap();
             assert!(planned[max].exits_on_disk(), "{key}: {budget} bytes");
             assert_eq!(planned[max].layout.slices as u64, slices, "{key}");
+            let added = every.map_or(1, |e| checkpoint_slices(planned[max].positions, e, 2));
+            assert!(
+                added as u64 <= slices,
+                "{key}: the checkpoint makes {added} slices"
+            );
             let dir = scratch(&format!("budget{slices}"));
-            build_with(&dir, &r, max, 2, false, Some(budget));
+            build_with(&dir, &r, max, 2, false, Some(budget), every);
             for n in 0..=max {
                 let a = std::fs::read(tier_path(&free, &key, n)).unwrap();
                 let b = std::fs::read(tier_path(&dir, &key, n)).unwrap();
@@ -152,7 +165,15 @@ fn tiers_beyond_memory_compress_to_blocks_read_back_alone() {
     let top = &plan(&r, max, budget, 2, &Rates::default()).unwrap()[max];
     assert!(top.exits_on_disk(), "{budget}");
     let packed = scratch("beyond-packed");
-    build_with(&packed, &r, max, 2, true, Some(budget));
+    build_with(
+        &packed,
+        &r,
+        max,
+        2,
+        true,
+        Some(budget),
+        Some(Duration::ZERO),
+    );
     let ix = mancala_index::Indexer::new(&r, max).unwrap();
     let open = |dir: &Path, n| Table::open(&tier_path(dir, &key, n), &key, n, &ix, true).unwrap();
     assert_eq!(open(&packed, max).encoding(), Encoding::Zstd);
@@ -376,6 +397,18 @@ fn a_damaged_tier_is_rebuilt_and_the_verifier_catches_wrong_values() {
             .is_none());
     }
     drop(tables);
+    // A lower tier gone: the top tier read in order names it (at random, its first position
+    // whose moves lead there is the bad entry).
+    let gone = tier_path(&dir, &key, 6);
+    let kept = std::fs::read(&gone).unwrap();
+    std::fs::remove_file(&gone).unwrap();
+    let tables = Tables::open(&dir, &r, 10, true).unwrap();
+    match verify_within(&tables, 10..=10, 360_000) {
+        Err(TableError::Missing { tier: 6, .. }) => {}
+        other => panic!("expected tier 6 missing, got {other:?}"),
+    }
+    drop(tables);
+    std::fs::write(&gone, kept).unwrap();
 
     // A flipped bit makes the builder rebuild that tier, and only that tier.
     let mut f = std::fs::read(&path).unwrap();

@@ -16,7 +16,7 @@
 //! | offset | bytes | field |
 //! |---:|---:|---|
 //! | 0 | 8 | magic: `MNCKPT01` between thresholds, `MNCKPT02` within phase 1 |
-//! | 8 | 8 | xxh3-64 of the rule set's key |
+//! | 8 | 8 | xxh3-64 of the rule set's key and of [`Checkpoint::lower`] |
 //! | 16 | 8 | tier |
 //! | 24 | 8 | positions |
 //! | 32 | 8 | the next threshold to run (`MNCKPT01`), or the ranks whose exits are done (`MNCKPT02`) |
@@ -50,6 +50,10 @@ pub struct Checkpoint {
     pub path: PathBuf,
     /// At most one checkpoint in this time (zero: after every threshold).
     pub every: Duration,
+    /// What the lower tiers' files are (a hash of their checksums): a checkpoint saved over
+    /// other lower tiers (one since rebuilt by `--repair`, say) holds exits worked out from
+    /// other values, and is not resumed.
+    pub lower: u64,
 }
 
 /// What a checkpoint gives back.
@@ -105,6 +109,14 @@ impl Header {
 }
 
 impl Checkpoint {
+    /// The header's identity of a checkpoint of the rule set `key` over the lower tiers.
+    fn identity(&self, key: &str) -> u64 {
+        let mut h = Xxh3::new();
+        h.update(key.as_bytes());
+        h.update(&self.lower.to_le_bytes());
+        h.digest()
+    }
+
     /// The exit file that goes with the checkpoint.
     pub fn exits_path(&self) -> PathBuf {
         self.path.with_extension("exits")
@@ -121,7 +133,7 @@ impl Checkpoint {
             Resume::Exits { done } => done <= size,
             Resume::Threshold(t) => (0..=tier as i64).contains(&(t as i64)),
         };
-        (h.key == xxh3_64(key.as_bytes()) && h.tier == tier as u64 && h.size == size && done_fits)
+        (h.key == self.identity(key) && h.tier == tier as u64 && h.size == size && done_fits)
             .then_some(h.from)
     }
 
@@ -183,7 +195,7 @@ impl Checkpoint {
             hash.update(&piece);
         }
         let header = Header {
-            key: xxh3_64(key.as_bytes()),
+            key: self.identity(key),
             tier: tier as u64,
             size: states.len() as u64,
             from,
@@ -293,6 +305,7 @@ mod tests {
         let c = Checkpoint {
             path: dir.join("tier-005.ckpt"),
             every: Duration::ZERO,
+            lower: 77,
         };
         let (key, tier, size) = ("awari-6x4", 5, 1000u64);
         let mut state = Bytes::zeroed(size as usize);
@@ -318,6 +331,12 @@ mod tests {
         assert!(c.load(key, tier + 1, size).is_none());
         assert!(c.load("oware-6x4", tier, size).is_none());
         assert!(c.load(key, tier, size + 1).is_none());
+        // Nor does a build over other lower tiers.
+        let other = Checkpoint {
+            lower: 78,
+            ..c.clone()
+        };
+        assert!(other.load(key, tier, size).is_none());
 
         // Within phase 1, the exits in their file: the first 600 ranks done.
         let mut file = ExitFile::create(&c.exits_path()).unwrap().for_checkpoint();

@@ -141,7 +141,8 @@ const STRETCH: u64 = 1 << 28;
 const RECORD_EVERY: std::time::Duration = std::time::Duration::from_secs(600);
 
 /// [`verify_tables`] as `opts` say: within a budget, going on from and recording to the
-/// journal, reporting progress.
+/// journal, reporting progress. A tier read in order needs every lower tier with positions
+/// raw or decoded: else the first one missing is the error.
 pub fn verify_with(
     tables: &Tables,
     tiers: RangeInclusive<usize>,
@@ -180,6 +181,15 @@ pub fn verify_with(
         // the lower tiers are read in order, a slice of the tier at a time.
         let all: u64 = (0..=n).map(|k| ix.size(k)).sum();
         let scanned = all > opts.budget;
+        if scanned {
+            // The scan reads every lower tier with positions whole (at random, a missing
+            // tier shows as a position whose moves give nothing).
+            let absent =
+                (0..n).find(|&k| ix.size(k) > 0 && tables.tier(k).and_then(Table::raw).is_none());
+            if let Some(k) = absent {
+                return Err(tables.missing(k));
+            }
+        }
         let pieces = if scanned {
             let room = opts.budget.saturating_sub(size).max(1);
             // A slice costs two bytes a position (quiet-move counts and best exits), and is
@@ -263,7 +273,7 @@ fn first_bad_scanned(
     obs: &dyn VerifyObserver,
 ) -> Option<BadEntry> {
     let (rules, ix) = (tables.rules(), tables.indexer());
-    let lower = Decoded::new(tables.tiers());
+    let lower = Decoded::new(&tables.tiers()[..n]);
     let exits = crate::solver::best_exits(rules, ix, n, &lower, (lo, hi), &Told(obs));
     first_mismatch(rules, ix, n, table, (lo, hi), obs, |r, b| {
         let exit = exits[(r - lo) as usize] as i8;
