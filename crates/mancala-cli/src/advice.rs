@@ -49,7 +49,7 @@ impl Advice<'_> {
                 }
             },
             TableError::CompressedTooBig { .. } => {
-                "build without --compress (the builder maps raw tiers from disk or reads them in order), then `mancala pack` the tables".into()
+                "build raw tiers (the builder maps them from disk or reads them in order): drop --compress, and make tiers packed already raw again with `mancala pack --unpack`; `mancala pack` the tables once they are all built".into()
             }
             TableError::Cluster { .. } => {
                 "the failing process's own message says why; fix that and run the same command again (finished tiers are kept)".into()

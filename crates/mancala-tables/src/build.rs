@@ -164,14 +164,27 @@ pub fn build(
         )?),
         None => None,
     };
-    // A compressed build decodes every tier it built or found into memory (the solver
-    // probes them), which the plan, made for files it can map or read in order, does not
-    // count: a tier whose plan reads the tiers below in order holds them all besides.
-    if let (true, Some(plans), Some(memory)) = (opts.compress, &plans, crate::physical_memory()) {
-        let lower = |n: usize| (0..n).fold(0u64, |a, k| a.saturating_add(ix.size(k)));
+    // Compressed tiers are decoded into memory (the solver probes them at random): every
+    // tier of a compressed build, and in any build the tiers packed already. The plan, made
+    // for files it can map or read in order, does not count them: a tier whose plan reads
+    // the tiers below in order holds those besides.
+    if let (Some(plans), Some(memory)) = (&plans, crate::physical_memory()) {
+        let packed = |k: usize| {
+            Table::open(&tier_path(&opts.dir, &key, k), &key, k, &ix, false)
+                .is_ok_and(|t| t.encoding() != Encoding::Raw)
+        };
+        let mut decoded = vec![0u64; opts.max_seeds + 2];
+        for k in 0..=opts.max_seeds {
+            let held = if opts.compress || packed(k) {
+                ix.size(k)
+            } else {
+                0
+            };
+            decoded[k + 1] = decoded[k].saturating_add(held);
+        }
         let holds = |t: &plan::TierPlan| {
             t.memory
-                .saturating_add(if t.layout.scan { lower(t.seeds) } else { 0 })
+                .saturating_add(if t.layout.scan { decoded[t.seeds] } else { 0 })
         };
         if let Some(t) = plans.iter().find(|t| holds(t) > memory) {
             return Err(TableError::CompressedTooBig {

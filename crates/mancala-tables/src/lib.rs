@@ -236,9 +236,10 @@ pub enum TableError {
         /// Bytes allowed.
         budget: u64,
     },
-    /// A compressed build holds every tier below the one it builds decoded in memory, and
-    /// those of this tier would not fit in the machine's.
-    #[error("tier {tier} of {key}: a compressed build holds the tiers below it decoded in memory, {needed_mb} MB with the tier's own, and this machine has {memory_mb} MB", needed_mb = needed.div_ceil(1 << 20), memory_mb = memory >> 20)]
+    /// A build holds the compressed tiers below the one it builds decoded in memory (every
+    /// tier, with `--compress`; else those packed already), and those of this tier would not
+    /// fit in the machine's.
+    #[error("tier {tier} of {key}: the build would hold the compressed tiers below it decoded in memory, {needed_mb} MB with the tier's own, and this machine has {memory_mb} MB", needed_mb = needed.div_ceil(1 << 20), memory_mb = memory >> 20)]
     CompressedTooBig {
         /// The seeds of the tier.
         tier: usize,

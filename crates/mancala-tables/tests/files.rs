@@ -669,6 +669,56 @@ fn a_compressed_build_beyond_the_machines_memory_is_refused_at_once() {
     assert!(!dir.join(r.variant().key()).exists(), "nothing built");
 }
 
+/// A raw build over tiers packed already decodes them into memory too: a packed lower tier
+/// too big to hold beside the plan of a tier that scans is refused before anything is built.
+/// (The packed tier is a header and an offset table of empty blocks: only its header is read.)
+#[test]
+fn a_build_over_packed_tiers_beyond_the_machines_memory_is_refused_at_once() {
+    let r = rules(Preset::Awari);
+    let Some(memory) = mancala_tables::physical_memory() else {
+        return; // Not Linux: the guard has no figure to go by.
+    };
+    let budget = mancala_tables::plan::default_budget();
+    let ix = mancala_index::Indexer::new(&r, 44).unwrap();
+    // A tier that scans, and a tier below it that would not fit beside its plan decoded.
+    let found = (20..=44).find_map(|max| {
+        let plans = plan(&r, max, budget, 2, &Rates::default()).ok()?;
+        plans.iter().filter(|t| t.layout.scan).find_map(|top| {
+            let k = (0..top.seeds).find(|&k| top.memory + ix.size(k) > memory)?;
+            Some((top.seeds, k))
+        })
+    });
+    let Some((max, k)) = found else {
+        return; // A machine whose memory holds every tier up to 44 decoded.
+    };
+    let dir = scratch("packed-too-big");
+    let key = r.variant().key();
+    std::fs::create_dir_all(dir.join(&key)).unwrap();
+    let blocks = format::blocks_for(ix.size(k));
+    let offsets = vec![0u8; 8 * (blocks + 1)];
+    let path = tier_path(&dir, &key, k);
+    mancala_tables::write_table(&path, &key, k, &ix, format::Encoding::Residual, &offsets).unwrap();
+    let opts = BuildOptions {
+        dir: dir.clone(),
+        max_seeds: max,
+        compress: false,
+        memory: Some(budget),
+        checkpoint_every: None,
+        repair: false,
+    };
+    match build(&r, &opts, &()) {
+        Err(TableError::CompressedTooBig {
+            tier,
+            needed,
+            memory: m,
+            ..
+        }) => assert!(tier <= max && needed > m && m == memory),
+        other => panic!("not refused: {other:?}"),
+    }
+    assert!(!tier_path(&dir, &key, 0).exists(), "nothing built");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// What a progress display is told while a tier with cycles is built: the tier, its work,
 /// the phases (best exits, then each threshold from the top), and all the work done.
 #[test]
