@@ -51,6 +51,9 @@ impl Advice<'_> {
             TableError::CompressedTooBig { .. } => {
                 "build raw tiers (the builder maps them from disk or reads them in order): drop --compress, and make tiers packed already raw again with `mancala pack --unpack`; `mancala pack` the tables once they are all built".into()
             }
+            TableError::TooBigToDecode { .. } => {
+                "make the tables raw again with `mancala pack --unpack` (raw tiers are read from their files, not held in memory)".into()
+            }
             TableError::Cluster { .. } => {
                 "the failing process's own message says why; fix that and run the same command again (finished tiers are kept)".into()
             }

@@ -434,6 +434,13 @@ pub fn pack(
             let encoding = compress.then(|| compressed_form(beyond_memory));
             let after = write_values(rules, &ix, n, &path, values, &tables, encoding)?;
             out.push((n, before, after));
+            if !compress {
+                // The decoded values are on disk now: mapped from there, not held in memory
+                // tier after tier (a whole set unpacked is bigger than the memory).
+                drop(t);
+                tables.push(Some(Table::open(&path, &key, n, &ix, false)?));
+                continue;
+            }
         }
         tables.push(Some(t));
     }

@@ -250,6 +250,17 @@ pub enum TableError {
         /// The machine's physical memory, bytes.
         memory: u64,
     },
+    /// Reading these tables needs their compressed tiers decoded in memory (the search and
+    /// the verifier probe them at random), more than the machine has.
+    #[error("the compressed tiers of {key} take {needed_mb} MB decoded in memory, and this machine has {memory_mb} MB", needed_mb = needed.div_ceil(1 << 20), memory_mb = memory >> 20)]
+    TooBigToDecode {
+        /// The rule set's key.
+        key: String,
+        /// Bytes the decoded tiers would take.
+        needed: u64,
+        /// The machine's physical memory, bytes.
+        memory: u64,
+    },
     /// The rule set cannot be indexed to that size.
     #[error(transparent)]
     Index(#[from] mancala_index::IndexError),

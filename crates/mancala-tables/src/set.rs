@@ -165,7 +165,20 @@ impl Tables {
 
     /// [`Tables::decode_all`] for tiers `0..=max` only.
     pub fn decode_up_to(&mut self, max: usize) -> Result<(), TableError> {
-        for n in 0..=max.min(self.tiers.len() - 1) {
+        let top = max.min(self.tiers.len() - 1);
+        // Decoded values live in memory: what the machine cannot hold is refused at once,
+        // not left to run out of memory tier after tier.
+        let needed = (0..=top)
+            .filter(|&n| self.tiers[n].as_ref().is_some_and(|t| t.raw().is_none()))
+            .fold(0u64, |a, n| a.saturating_add(self.ix.size(n)));
+        if let Some(memory) = crate::physical_memory().filter(|&m| needed > m) {
+            return Err(TableError::TooBigToDecode {
+                key: self.rules.variant().key(),
+                needed,
+                memory,
+            });
+        }
+        for n in 0..=top {
             let compressed = self.tiers[n].as_ref().is_some_and(|t| t.raw().is_none());
             if !compressed {
                 continue;

@@ -719,6 +719,37 @@ fn a_build_over_packed_tiers_beyond_the_machines_memory_is_refused_at_once() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Reading compressed tables whose decoded tiers would not fit in the machine's memory is
+/// refused at once with the size, not left to run out of memory (the packed tier is a
+/// header and an offset table of empty blocks: nothing of it is decoded).
+#[test]
+fn compressed_tables_too_big_to_decode_are_refused_at_once() {
+    let r = rules(Preset::Awari);
+    let Some(memory) = mancala_tables::physical_memory() else {
+        return; // Not Linux: the guard has no figure to go by.
+    };
+    let ix = mancala_index::Indexer::new(&r, 48).unwrap();
+    let Some(k) = (0..=48).find(|&k| ix.size(k) > memory) else {
+        return; // A machine whose memory holds Awari's biggest tier.
+    };
+    let dir = scratch("too-big-to-decode");
+    let key = r.variant().key();
+    std::fs::create_dir_all(dir.join(&key)).unwrap();
+    let offsets = vec![0u8; 8 * (format::blocks_for(ix.size(k)) + 1)];
+    let path = tier_path(&dir, &key, k);
+    mancala_tables::write_table(&path, &key, k, &ix, format::Encoding::Residual, &offsets).unwrap();
+    let mut tables = Tables::open(&dir, &r, k, false).unwrap();
+    match tables.decode_all() {
+        Err(TableError::TooBigToDecode {
+            needed, memory: m, ..
+        }) => {
+            assert!(needed == ix.size(k) && m == memory)
+        }
+        other => panic!("not refused: {other:?}"),
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// What a progress display is told while a tier with cycles is built: the tier, its work,
 /// the phases (best exits, then each threshold from the top), and all the work done.
 #[test]
