@@ -7,6 +7,9 @@
 //! in slices, each a pass over the lower tiers in order ([`crate::solver`]'s scan), so only a
 //! slice's exits are in memory. Where the rules or the order do not allow the scan, and for
 //! the one-pass solver, the lower tiers are read at random: they must fit in memory as well.
+//! (One exception reads a few children at random during the scan: Wari's grand slam that
+//! moves again, whose child keeps the mover, so it does not lie in the run of the row it
+//! sows into. Such moves are rare; their pages come through the lower tiers' mappings.)
 //!
 //! The fastest plan that fits is taken: everything in memory, else the fewest slices.
 
