@@ -218,7 +218,7 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
     let bytes = value * (1u64 << shift) as f64;
     if !(bytes >= 1.0 && bytes < (1u64 << 60) as f64) {
         return Err(format!(
-            "`{text}` is out of range: give a size above zero and below 1000000T"
+            "`{text}` is out of range: give a size above zero and up to 1000000T"
         ));
     }
     Ok(bytes as u64)

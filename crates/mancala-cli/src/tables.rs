@@ -186,7 +186,7 @@ impl BuildObserver for Display {
     fn starting_over(&self, seeds: usize) {
         let say = || {
             eprintln!(
-                "tier {seeds}: its checkpoint is damaged or from another version of mancala: building the tier from its start (the next save replaces the file)"
+                "tier {seeds}: its checkpoint is damaged, from another version of mancala, or saved over other lower tiers: building the tier from its start (the next save replaces the file)"
             )
         };
         match self.bar.lock().unwrap().as_ref() {
@@ -1034,11 +1034,16 @@ impl PlanCmd {
             Some(0) => bail!("--ranks must be at least 1"),
             Some(r) if r > 1 << 20 => bail!("--ranks must be at most {}", 1 << 20),
             Some(r) => plan_distributed(&rules, self.max_seeds, r, budget, threads, &rates),
-            // A build checkpoints big tiers inside phase 1 by default: the slices that takes.
+            // A build checkpoints big tiers with thresholds inside phase 1 by default: the
+            // slices that takes (the one-pass solver has no phase 1 to cut).
             None => plan_each(&rules, self.max_seeds, budget, threads, &rates).map(|tiers| {
+                let one_pass = rules.quiet_moves_raise_potential();
                 tiers
                     .into_iter()
-                    .map(|t| t.map(|t| t.checkpointed(DEFAULT_CHECKPOINT, threads)))
+                    .map(|t| match one_pass {
+                        true => t,
+                        false => t.map(|t| t.checkpointed(DEFAULT_CHECKPOINT, threads)),
+                    })
                     .collect()
             }),
         }
@@ -1200,9 +1205,9 @@ impl PlanCmd {
             Rates::BIG / 1e9,
             rates.disk / 1e9
         );
-        if fitting.iter().any(|t| t.layout.scan) {
+        if self.ranks.is_none() && fitting.iter().any(|t| t.layout.scan) {
             println!(
-                "(exits: where a tier's best exits wait, in memory or in a file; \"N sl.\": the tier is taken in N slices, each reading the lower tiers in order once, at least as many as a checkpoint every {} needs; \"scan\": read in order once)",
+                "(exits: where a tier's best exits wait, in memory or in a file; \"N sl.\": phase 1 in N slices, at least as many as a checkpoint every {} needs, each reading the lower tiers in order once where they are read in order; \"scan\": read in order once)",
                 duration(DEFAULT_CHECKPOINT.as_secs_f64())
             );
         }

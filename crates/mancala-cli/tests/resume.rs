@@ -168,6 +168,51 @@ fn kill_and_resume(name: &str, extra: &[&str]) {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A checkpoint holds best exits worked out from the lower tiers' values: once those files
+/// change (here packed, so their checksums differ though the values do not), the killed
+/// tier starts over instead of resuming, says so, and ends with the same bytes.
+#[test]
+fn a_checkpoint_over_other_lower_tiers_is_not_resumed() {
+    let dir = scratch("resume-other-lower");
+    let (clean, killed) = (dir.join("clean"), dir.join("killed"));
+    let max = 17;
+    build_quietly(&clean, max);
+    build_quietly(&killed, max - 1);
+    let ckpt = killed.join("awari-6x4").join(format!("tier-{max:03}.ckpt"));
+    assert!(
+        run_and_kill(&killed, max, &[], |_| ckpt.exists()),
+        "the build ended before its first checkpoint"
+    );
+    let killed_arg = killed.to_str().unwrap();
+    let below = (max - 1).to_string();
+    let pack = mancala(&["pack", "awari", "--max-seeds", &below, "--dir", killed_arg]);
+    assert!(
+        pack.status.success(),
+        "{}",
+        String::from_utf8_lossy(&pack.stderr)
+    );
+    let last = mancala(
+        &build_args(&killed, max, &["--checkpoint-minutes", "0"])
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    );
+    assert!(last.status.success());
+    let (out, err) = (
+        String::from_utf8_lossy(&last.stdout),
+        String::from_utf8_lossy(&last.stderr),
+    );
+    assert!(!out.contains("resuming from its checkpoint"), "{out}");
+    assert!(err.contains(&format!("tier {max}: its checkpoint is damaged, from another version of mancala, or saved over other lower tiers")), "{err}");
+    let name = format!("awari-6x4/tier-{max:03}.mtb");
+    assert!(
+        std::fs::read(clean.join(&name)).unwrap() == std::fs::read(killed.join(&name)).unwrap(),
+        "tier {max} differs"
+    );
+    assert!(!ckpt.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A verification of the top tier read in order (a small budget), killed once it has
 /// recorded a slice, goes on from its journal, and `--fresh` checks everything again.
 #[test]
@@ -250,7 +295,7 @@ fn a_damaged_checkpoint_starts_the_tier_over() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains(&format!(
-            "tier {max}: its checkpoint is damaged or from another version"
+            "tier {max}: its checkpoint is damaged, from another version"
         )),
         "{err}"
     );

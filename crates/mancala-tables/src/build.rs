@@ -12,6 +12,7 @@ use crate::table::{tier_path, write_table, write_table_pieces, Table};
 use crate::{FileError, TableError};
 use mancala_index::Indexer;
 use mancala_rules::Rules;
+use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -182,11 +183,13 @@ pub fn build(
             };
             decoded[k + 1] = decoded[k].saturating_add(held);
         }
+        // Nothing decoded (a raw build over raw tiers): the plan is the whole story.
+        let nothing = decoded[opts.max_seeds + 1] == 0;
         let holds = |t: &plan::TierPlan| {
             t.memory
                 .saturating_add(if t.layout.scan { decoded[t.seeds] } else { 0 })
         };
-        if let Some(t) = plans.iter().find(|t| holds(t) > memory) {
+        if let Some(t) = plans.iter().find(|t| !nothing && holds(t) > memory) {
             return Err(TableError::CompressedTooBig {
                 tier: t.seeds,
                 key,
@@ -383,6 +386,71 @@ fn write_values(
     Ok(write_table_pieces(path, &key, n, ix, encoding, pieces)?)
 }
 
+/// Decodes every compressed tier of `tables` (the tiers below one whose residuals are
+/// worked out or read, which probe them at random), lowest first.
+fn decode_lower(
+    rules: &Rules,
+    ix: &Indexer,
+    tables: &mut [Option<Table>],
+) -> Result<(), TableError> {
+    for k in 0..tables.len() {
+        if tables[k].as_ref().is_some_and(Table::is_compressed) {
+            let (lower, rest) = tables.split_at_mut(k);
+            let t = rest[0].take().expect("present");
+            rest[0] = Some(load(rules, ix, k, t, lower)?);
+        }
+    }
+    Ok(())
+}
+
+/// Writes tier `n`, stored in blocks read back alone, raw to `path`, a batch of blocks at a
+/// time (decoded in parallel, written in order): the tier is never in memory whole.
+fn unpack_in_batches(
+    rules: &Rules,
+    ix: &Indexer,
+    n: usize,
+    t: &Table,
+    path: &Path,
+) -> Result<u64, TableError> {
+    const BATCH: usize = 256;
+    let none: [Option<Table>; 0] = [];
+    let lower = Decoded::new(&none);
+    let mut failed = None;
+    let written = crate::table::write_with(
+        path,
+        &rules.variant().key(),
+        n,
+        ix,
+        Encoding::Raw,
+        |f, hash| {
+            let mut len = 0;
+            for first in (0..t.blocks()).step_by(BATCH) {
+                let batch: Result<Vec<Vec<u8>>, FileError> = (first
+                    ..(first + BATCH).min(t.blocks()))
+                    .into_par_iter()
+                    .map(|i| crate::set::decode_block(rules, ix, n, t, i, &lower))
+                    .collect();
+                let batch = batch.map_err(|e| {
+                    let why = std::io::Error::other(e.to_string());
+                    failed = Some(e);
+                    why
+                })?;
+                for b in &batch {
+                    std::io::Write::write_all(f, b)?;
+                    hash.update(b);
+                    len += b.len() as u64;
+                }
+            }
+            Ok(len)
+        },
+    );
+    match failed {
+        // The damaged block, not the write it stopped.
+        Some(e) => Err(e.into()),
+        None => Ok(written?),
+    }
+}
+
 /// Rewrites the tiers `0..=max` of a rule set in compressed form (or back to raw). Compressing
 /// or decoding tier `n` reads every tier below it, so all of them must be present.
 /// Returns (tier, bytes before, bytes after) for each file rewritten.
@@ -425,13 +493,31 @@ pub fn pack(
         let t = Table::open(&path, &key, n, &ix, true)?;
         let was_compressed = t.is_compressed();
         let before = t.file_bytes();
+        if t.encoding() == Encoding::Zstd {
+            // Blocks read back alone, a tier beyond memory: never decoded whole. Unpacked a
+            // batch of blocks at a time, else kept as it is (a tier above that needs it raw
+            // decodes it then; in a set this program planned, none does).
+            if !compress {
+                let after = unpack_in_batches(rules, &ix, n, &t, &path)?;
+                out.push((n, before, after));
+                drop(t);
+                tables.push(Some(Table::open(&path, &key, n, &ix, false)?));
+            } else {
+                tables.push(Some(t));
+            }
+            continue;
+        }
+        let beyond_memory = plans.as_ref().is_none_or(|p| p[n].beyond_memory());
+        let encoding = compress.then(|| compressed_form(beyond_memory));
+        // Residuals, read or worked out, probe the lower tiers at random: raw or decoded.
+        if was_compressed || (compress && encoding == Some(Encoding::Residual)) {
+            decode_lower(rules, &ix, &mut tables)?;
+        }
         let t = load(rules, &ix, n, t, &tables)?;
         if was_compressed != compress {
             // Read from the old file's mapping (or its decoded copy): the new file is
             // written beside it and renamed over it, and the mapping keeps the old one.
             let values = t.raw().expect("loaded");
-            let beyond_memory = plans.as_ref().is_none_or(|p| p[n].beyond_memory());
-            let encoding = compress.then(|| compressed_form(beyond_memory));
             let after = write_values(rules, &ix, n, &path, values, &tables, encoding)?;
             out.push((n, before, after));
             if !compress {

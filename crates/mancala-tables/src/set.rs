@@ -362,7 +362,8 @@ impl<'a> Decoded<'a> {
     /// # Panics
     ///
     /// If a tier present is still compressed: callers decode every tier below the one they
-    /// solve first ([`Tables::decode_all`]).
+    /// solve first ([`Tables::decode_all`]). A probe of an absent tier panics too (out of
+    /// bounds): callers check first that every tier a probe can reach is there.
     pub fn new(tiers: &'a [Option<Table>]) -> Decoded<'a> {
         let tables: Vec<Option<&Table>> = tiers.iter().map(Option::as_ref).collect();
         let values = tables
@@ -395,31 +396,61 @@ impl LowerTiers for Decoded<'_> {
     }
 }
 
-/// Decodes a compressed tier `n`, given every lower tier.
+/// Decodes a compressed tier `n`, given every lower tier, into one buffer of its size (a
+/// tier bigger than the machine's memory is refused at once).
 pub(crate) fn decode_tier<L: LowerTiers>(
     rules: &Rules,
     ix: &Indexer,
     n: usize,
     table: &Table,
     lower: &L,
+) -> Result<Vec<u8>, TableError> {
+    let entries = table.entries();
+    if let Some(memory) = crate::physical_memory().filter(|&m| entries > m) {
+        return Err(TableError::TooBigToDecode {
+            key: rules.variant().key(),
+            needed: entries,
+            memory,
+        });
+    }
+    let mut values = vec![0u8; entries as usize];
+    values
+        .par_chunks_mut(BLOCK)
+        .enumerate()
+        .try_for_each(|(i, out)| {
+            let block = decode_block(rules, ix, n, table, i, lower)?;
+            if block.len() != out.len() {
+                return Err(FileError::corrupt(
+                    table.path(),
+                    format!("block {i} holds {} values, not {}", block.len(), out.len()),
+                ));
+            }
+            out.copy_from_slice(&block);
+            Ok(())
+        })?;
+    Ok(values)
+}
+
+/// Block `i` of compressed tier `n`, decoded (a block of the form read back alone needs no
+/// lower tier: `lower` may then be empty).
+pub(crate) fn decode_block<L: LowerTiers>(
+    rules: &Rules,
+    ix: &Indexer,
+    n: usize,
+    table: &Table,
+    i: usize,
+    lower: &L,
 ) -> Result<Vec<u8>, FileError> {
-    let entries = table.entries() as usize;
-    let blocks: Vec<Vec<u8>> = (0..table.blocks())
-        .into_par_iter()
-        .map(|i| {
-            let len = BLOCK.min(entries - i * BLOCK);
-            codec::decode_block(
-                rules,
-                ix,
-                n,
-                i,
-                len,
-                table.block(i)?,
-                table.encoding(),
-                lower,
-            )
-            .map_err(|why| FileError::corrupt(table.path(), format!("block {i}: {why}")))
-        })
-        .collect::<Result<_, _>>()?;
-    Ok(blocks.concat())
+    let len = BLOCK.min(table.entries() as usize - i * BLOCK);
+    codec::decode_block(
+        rules,
+        ix,
+        n,
+        i,
+        len,
+        table.block(i)?,
+        table.encoding(),
+        lower,
+    )
+    .map_err(|why| FileError::corrupt(table.path(), format!("block {i}: {why}")))
 }

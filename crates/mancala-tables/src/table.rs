@@ -410,7 +410,7 @@ fn with_path(path: &Path, e: std::io::Error) -> std::io::Error {
 /// returning the payload's length) under a temporary name: the header is written last, once
 /// the payload's length and checksum are known; then the file is synced and renamed into
 /// place.
-fn write_with(
+pub(crate) fn write_with(
     path: &Path,
     key: &str,
     tier: usize,

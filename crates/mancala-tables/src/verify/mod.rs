@@ -142,7 +142,8 @@ const RECORD_EVERY: std::time::Duration = std::time::Duration::from_secs(600);
 
 /// [`verify_tables`] as `opts` say: within a budget, going on from and recording to the
 /// journal, reporting progress. A tier read in order needs every lower tier with positions
-/// raw or decoded: else the first one missing is the error.
+/// raw or decoded: the first one absent (or still compressed: [`open_checked`] decodes them)
+/// is the error, as missing.
 pub fn verify_with(
     tables: &Tables,
     tiers: RangeInclusive<usize>,
