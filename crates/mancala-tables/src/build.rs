@@ -2,13 +2,13 @@
 
 use crate::codec;
 use crate::core::Progress;
-use crate::format::Encoding;
+use crate::format::{Encoding, BLOCK};
 use crate::lock::lock_folder;
 use crate::machine::peak_rss_mb;
 use crate::plan::{self, Rates};
 use crate::set::{decode_tier, Decoded};
 use crate::solver::{progress_units, solve_tier, Checkpoint, Layout, Resume};
-use crate::table::{tier_path, write_table, write_table_pieces, Table};
+use crate::table::{tier_path, write_table, write_table_blocks, write_table_pieces, Table};
 use crate::{FileError, TableError};
 use mancala_index::Indexer;
 use mancala_rules::Rules;
@@ -376,10 +376,25 @@ fn write_values(
             Encoding::Residual,
             codec::encode(rules, ix, n, values, &Decoded::new(lower), ZSTD_LEVEL).map_err(io)?,
         ),
-        Some(Encoding::Zstd) => (
-            Encoding::Zstd,
-            codec::encode_plain(values, ZSTD_LEVEL).map_err(io)?,
-        ),
+        Some(Encoding::Zstd) => {
+            // Blocks read back alone: compressed a batch at a time, written as they come.
+            let batches = values.chunks(BLOCK * batch_blocks()).flat_map(|batch| {
+                match codec::encode_plain(batch, ZSTD_LEVEL) {
+                    Ok(blocks) => blocks.into_iter().map(Ok).collect::<Vec<_>>(),
+                    Err(e) => vec![Err(e)],
+                }
+            });
+            let count = crate::format::blocks_for(values.len() as u64);
+            return Ok(write_table_blocks(
+                path,
+                &key,
+                n,
+                ix,
+                Encoding::Zstd,
+                count,
+                batches,
+            )?);
+        }
     };
     let table = codec::offset_table(&blocks);
     let pieces = std::iter::once(&table[..]).chain(blocks.iter().map(Vec::as_slice));
@@ -403,6 +418,13 @@ fn decode_lower(
     Ok(())
 }
 
+/// Blocks compressed or decoded at once when a tier is streamed: enough for every thread,
+/// few enough that a batch is a few hundred MB at most (16 blocks, 1 M positions, with 2
+/// threads; 256 with 64).
+fn batch_blocks() -> usize {
+    (4 * rayon::current_num_threads()).max(16)
+}
+
 /// Writes tier `n`, stored in blocks read back alone, raw to `path`, a batch of blocks at a
 /// time (decoded in parallel, written in order): the tier is never in memory whole.
 fn unpack_in_batches(
@@ -412,7 +434,7 @@ fn unpack_in_batches(
     t: &Table,
     path: &Path,
 ) -> Result<u64, TableError> {
-    const BATCH: usize = 256;
+    let batch = batch_blocks();
     let none: [Option<Table>; 0] = [];
     let lower = Decoded::new(&none);
     let mut failed = None;
@@ -424,18 +446,18 @@ fn unpack_in_batches(
         Encoding::Raw,
         |f, hash| {
             let mut len = 0;
-            for first in (0..t.blocks()).step_by(BATCH) {
-                let batch: Result<Vec<Vec<u8>>, FileError> = (first
-                    ..(first + BATCH).min(t.blocks()))
+            for first in (0..t.blocks()).step_by(batch) {
+                let blocks: Result<Vec<Vec<u8>>, FileError> = (first
+                    ..(first + batch).min(t.blocks()))
                     .into_par_iter()
                     .map(|i| crate::set::decode_block(rules, ix, n, t, i, &lower))
                     .collect();
-                let batch = batch.map_err(|e| {
+                let blocks = blocks.map_err(|e| {
                     let why = std::io::Error::other(e.to_string());
                     failed = Some(e);
                     why
                 })?;
-                for b in &batch {
+                for b in &blocks {
                     std::io::Write::write_all(f, b)?;
                     hash.update(b);
                     len += b.len() as u64;

@@ -340,6 +340,54 @@ pub fn write_table_pieces<'a>(
     })
 }
 
+/// Writes a compressed table of tier `tier` whose payload is an offset table and then `count`
+/// blocks, which `blocks` gives in order as they are made (a batch at a time: a tier of any
+/// size is never in memory whole, raw or compressed). The offset table goes last into the
+/// room left for it, and the checksum is then taken reading the payload back in order (from
+/// the page cache, as it was just written). Returns the file size.
+pub(crate) fn write_table_blocks(
+    path: &Path,
+    key: &str,
+    tier: usize,
+    ix: &Indexer,
+    encoding: Encoding,
+    count: usize,
+    blocks: impl IntoIterator<Item = std::io::Result<Vec<u8>>>,
+) -> Result<u64, FileError> {
+    write_with(path, key, tier, ix, encoding, |w, hash| {
+        let table_len = 8 * (count + 1);
+        w.write_all(&vec![0u8; table_len])?;
+        let mut table = Vec::with_capacity(table_len);
+        let mut end = 0u64;
+        for block in blocks {
+            let block = block?;
+            table.extend_from_slice(&end.to_le_bytes());
+            w.write_all(&block)?;
+            end += block.len() as u64;
+        }
+        table.extend_from_slice(&end.to_le_bytes());
+        if table.len() != table_len {
+            return Err(std::io::Error::other(format!(
+                "{} blocks made for a table of {count}",
+                table.len() / 8 - 1
+            )));
+        }
+        w.flush()?;
+        let f = w.get_ref();
+        f.write_all_at(&table, HEADER_LEN as u64)?;
+        let len = table_len as u64 + end;
+        let mut buf = vec![0u8; 1 << 20];
+        let mut at = 0u64;
+        while at < len {
+            let k = (len - at).min(buf.len() as u64) as usize;
+            f.read_exact_at(&mut buf[..k], HEADER_LEN as u64 + at)?;
+            hash.update(&buf[..k]);
+            at += k as u64;
+        }
+        Ok(len)
+    })
+}
+
 /// Writes the raw table of tier `tier` from the files `parts`, which hold its values in
 /// rank order (the slices of a distributed build), as [`write_table`] does; the parts are
 /// streamed, never held in memory whole. Returns the file size.
@@ -448,7 +496,14 @@ fn write_tmp(
     write: impl FnOnce(&mut std::io::BufWriter<&File>, &mut Xxh3) -> std::io::Result<u64>,
 ) -> Result<u64, FileError> {
     let io = |e| FileError::io(tmp, e);
-    let f = File::create(tmp).map_err(io)?;
+    // Readable too: a payload whose start is written last is read back for its checksum.
+    let f = fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(tmp)
+        .map_err(io)?;
     let mut hash = Xxh3::new();
     let payload_len = {
         let mut w = std::io::BufWriter::with_capacity(1 << 20, &f);
@@ -484,4 +539,35 @@ fn write_tmp(
     drop(f);
     fs::rename(tmp, path).map_err(|e| FileError::io(path, e))?;
     Ok(HEADER_LEN as u64 + payload_len)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mancala_rules::{Options, Preset, Rules, Variant};
+
+    /// A compressed table written a block at a time, its offset table last, is byte for byte
+    /// the table written with its offset table first; too few blocks is an error, not a file.
+    #[test]
+    fn blocks_written_as_they_come_make_the_same_file() {
+        let rules = Rules::new(Variant::new(Preset::Awari, Options::default()).unwrap());
+        let ix = Indexer::new(&rules, 9).unwrap();
+        let n = 9;
+        let count = format::blocks_for(ix.size(n));
+        let blocks: Vec<Vec<u8>> = (0..count)
+            .map(|i| (0..100 + 37 * i).map(|j| (i * 7 + j) as u8).collect())
+            .collect();
+        let dir = std::env::temp_dir().join(format!("mancala-blocks-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let (a, b) = (dir.join("a.mtb"), dir.join("b.mtb"));
+        let table = crate::codec::offset_table(&blocks);
+        let pieces = std::iter::once(&table[..]).chain(blocks.iter().map(Vec::as_slice));
+        write_table_pieces(&a, "k", n, &ix, Encoding::Zstd, pieces).unwrap();
+        let streamed = blocks.iter().cloned().map(Ok);
+        write_table_blocks(&b, "k", n, &ix, Encoding::Zstd, count, streamed).unwrap();
+        assert!(fs::read(&a).unwrap() == fs::read(&b).unwrap());
+        let short = blocks[1..].iter().cloned().map(Ok);
+        assert!(write_table_blocks(&b, "k", n, &ix, Encoding::Zstd, count, short).is_err());
+        fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -646,7 +646,9 @@ fn three_seeds_a_pit_gives_the_four_seed_games_tiers() {
 fn a_compressed_build_beyond_the_machines_memory_is_refused_at_once() {
     let r = rules(Preset::Awari);
     let Some(memory) = mancala_tables::physical_memory() else {
-        return; // Not Linux: the guard has no figure to go by.
+        // Not Linux: the guard has no figure to go by.
+        eprintln!("skipped: the physical memory is unknown here");
+        return;
     };
     let budget = mancala_tables::plan::default_budget();
     let ix = mancala_index::Indexer::new(&r, 40).unwrap();
@@ -658,7 +660,9 @@ fn a_compressed_build_beyond_the_machines_memory_is_refused_at_once() {
                 .any(|t| t.layout.scan && t.memory + lower(t.seeds) > memory)
         })
     }) else {
-        return; // A machine whose memory holds every tier up to 40 decoded.
+        // A machine whose memory holds every tier up to 40 decoded.
+        eprintln!("skipped: this machine's memory holds every tier up to 40 decoded");
+        return;
     };
     let dir = scratch("compress-too-big");
     let opts = BuildOptions {
@@ -687,7 +691,9 @@ fn a_compressed_build_beyond_the_machines_memory_is_refused_at_once() {
 fn a_build_over_packed_tiers_beyond_the_machines_memory_is_refused_at_once() {
     let r = rules(Preset::Awari);
     let Some(memory) = mancala_tables::physical_memory() else {
-        return; // Not Linux: the guard has no figure to go by.
+        // Not Linux: the guard has no figure to go by.
+        eprintln!("skipped: the physical memory is unknown here");
+        return;
     };
     let budget = mancala_tables::plan::default_budget();
     let ix = mancala_index::Indexer::new(&r, 44).unwrap();
@@ -700,7 +706,9 @@ fn a_build_over_packed_tiers_beyond_the_machines_memory_is_refused_at_once() {
         })
     });
     let Some((max, k)) = found else {
-        return; // A machine whose memory holds every tier up to 44 decoded.
+        // A machine whose memory holds every tier up to 44 decoded.
+        eprintln!("skipped: this machine's memory holds every tier up to 44 decoded");
+        return;
     };
     let dir = scratch("packed-too-big");
     let key = r.variant().key();
@@ -737,11 +745,15 @@ fn a_build_over_packed_tiers_beyond_the_machines_memory_is_refused_at_once() {
 fn compressed_tables_too_big_to_decode_are_refused_at_once() {
     let r = rules(Preset::Awari);
     let Some(memory) = mancala_tables::physical_memory() else {
-        return; // Not Linux: the guard has no figure to go by.
+        // Not Linux: the guard has no figure to go by.
+        eprintln!("skipped: the physical memory is unknown here");
+        return;
     };
     let ix = mancala_index::Indexer::new(&r, 48).unwrap();
     let Some(k) = (0..=48).find(|&k| ix.size(k) > memory) else {
-        return; // A machine whose memory holds Awari's biggest tier.
+        // A machine whose memory holds Awari's biggest tier.
+        eprintln!("skipped: this machine's memory holds Awari's biggest tier");
+        return;
     };
     let dir = scratch("too-big-to-decode");
     let key = r.variant().key();
