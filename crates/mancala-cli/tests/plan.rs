@@ -89,6 +89,13 @@ fn a_budget_too_small_is_refused_with_the_size_to_give() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// What `args` print with `--json` added.
+fn json_too(args: &[&str]) -> serde_json::Value {
+    let mut with_json = args.to_vec();
+    with_json.push("--json");
+    json(&with_json)
+}
+
 /// The issue's own question: the whole 48-seed game on a 64-core machine with 1 TB. Every
 /// tier is planned with the published counts (tier 48 with the start position), and the
 /// text and `--json` carry the same figures.
@@ -104,9 +111,7 @@ fn the_whole_game_is_planned_for_a_big_machine() {
         "--threads",
         "64",
     ];
-    let mut with_json = args.to_vec();
-    with_json.push("--json");
-    let v = json(&with_json);
+    let v = json_too(&args);
     assert_eq!(v["fits"], true);
     assert_eq!(v["positions"], 889_063_398_406u64);
     assert_eq!(v["tiers"].as_array().unwrap().len(), 49);
@@ -146,9 +151,7 @@ fn the_plan_counts_the_slices_checkpoints_add() {
         "--threads",
         "2",
     ];
-    let mut with_json = args.to_vec();
-    with_json.push("--json");
-    let v = json(&with_json);
+    let v = json_too(&args);
     let tiers = v["tiers"].as_array().unwrap();
     let lower = |n: usize| -> u64 {
         tiers[..n]

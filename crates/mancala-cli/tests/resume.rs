@@ -83,6 +83,15 @@ fn a_killed_budgeted_build_resumes_with_the_same_bytes() {
     kill_and_resume("resume-budget", &["--memory", "75M"]);
 }
 
+/// Builds tiers `0..=max` into `dir` without a kill, saving a checkpoint after every
+/// threshold as the killed runs do, with `extra` arguments: the run's output.
+fn build_to_the_end(dir: &Path, max: usize, extra: &[&str]) -> std::process::Output {
+    let mut args = vec!["--checkpoint-minutes", "0"];
+    args.extend(extra);
+    let args = build_args(dir, max, &args);
+    mancala(&args.iter().map(String::as_str).collect::<Vec<_>>())
+}
+
 /// The first 8 bytes of a checkpoint (zeros while there is none).
 fn magic(ckpt: &Path) -> [u8; 8] {
     use std::io::Read;
@@ -132,14 +141,7 @@ fn kill_and_resume(name: &str, extra: &[&str]) {
     // killed between writing the tier and removing its checkpoint reuses the tier).
     let top = key_dir.join(format!("tier-{max:03}.mtb"));
     let had_checkpoint = ckpt.exists() && !top.exists();
-    let mut args = vec!["--checkpoint-minutes", "0"];
-    args.extend(extra);
-    let last = mancala(
-        &build_args(&killed, max, &args)
-            .iter()
-            .map(String::as_str)
-            .collect::<Vec<_>>(),
-    );
+    let last = build_to_the_end(&killed, max, extra);
     assert!(last.status.success());
     let text = String::from_utf8_lossy(&last.stdout);
     if !extra.is_empty() {
@@ -191,12 +193,7 @@ fn a_checkpoint_over_other_lower_tiers_is_not_resumed() {
         "{}",
         String::from_utf8_lossy(&pack.stderr)
     );
-    let last = mancala(
-        &build_args(&killed, max, &["--checkpoint-minutes", "0"])
-            .iter()
-            .map(String::as_str)
-            .collect::<Vec<_>>(),
-    );
+    let last = build_to_the_end(&killed, max, &[]);
     assert!(last.status.success());
     let (out, err) = (
         String::from_utf8_lossy(&last.stdout),
@@ -289,8 +286,7 @@ fn a_damaged_checkpoint_starts_the_tier_over() {
     build_quietly(&damaged, max - 1);
     let ckpt = damaged.join(format!("awari-6x4/tier-{max:03}.ckpt"));
     std::fs::write(&ckpt, b"MNCKPT01 and then not a checkpoint at all").unwrap();
-    let args = build_args(&damaged, max, &["--checkpoint-minutes", "0"]);
-    let out = mancala(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let out = build_to_the_end(&damaged, max, &[]);
     assert!(out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(

@@ -108,15 +108,7 @@ impl Progress for Forward<'_> {
 /// The checkpoint of the tier whose table is `path`, saved about every `every`.
 fn checkpoint_of(path: &Path, every: Duration, lower: &[Option<Table>]) -> Checkpoint {
     let mut h = xxhash_rust::xxh3::Xxh3::new();
-    for t in lower {
-        match t {
-            Some(t) => {
-                h.update(&[1]);
-                h.update(&t.header().checksum.to_le_bytes());
-            }
-            None => h.update(&[0]),
-        }
-    }
+    crate::table::hash_files(&mut h, lower.iter().map(Option::as_ref));
     Checkpoint {
         path: path.with_extension("ckpt"),
         every,

@@ -340,6 +340,22 @@ pub fn write_table_pieces<'a>(
     })
 }
 
+/// Feeds what tells the files of `tiers` apart into `h`: each one's payload checksum and
+/// entries, or its absence. What was worked out from them (a checkpoint's exits, a
+/// verification's journal) is tied to that.
+pub(crate) fn hash_files<'a>(h: &mut Xxh3, tiers: impl IntoIterator<Item = Option<&'a Table>>) {
+    for t in tiers {
+        match t {
+            Some(t) => {
+                h.update(&[1]);
+                h.update(&t.header().checksum.to_le_bytes());
+                h.update(&t.entries().to_le_bytes());
+            }
+            None => h.update(&[0]),
+        }
+    }
+}
+
 /// Writes a compressed table of tier `tier` whose payload is an offset table and then `count`
 /// blocks, which `blocks` gives in order as they are made (a batch at a time: a tier of any
 /// size is never in memory whole, raw or compressed). The offset table goes last into the

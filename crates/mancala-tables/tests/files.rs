@@ -640,14 +640,33 @@ fn three_seeds_a_pit_gives_the_four_seed_games_tiers() {
     }
 }
 
+/// The machine's memory, for the tests of the guards that go by it; `None`, said on stderr,
+/// where it is unknown (not Linux), and the test then checks nothing.
+fn physical_memory_or_skip() -> Option<u64> {
+    let memory = mancala_tables::physical_memory();
+    if memory.is_none() {
+        eprintln!("skipped: the physical memory is unknown here");
+    }
+    memory
+}
+
+/// Writes a compressed tier `k` of `r` into `dir` that holds only a header and an offset table
+/// of empty blocks: a file of any tier's size on paper, for the guards that read headers
+/// alone (decoding it fails).
+fn write_empty_packed_tier(dir: &Path, r: &Rules, ix: &mancala_index::Indexer, k: usize) {
+    let key = r.variant().key();
+    std::fs::create_dir_all(dir.join(&key)).unwrap();
+    let offsets = vec![0u8; 8 * (format::blocks_for(ix.size(k)) + 1)];
+    let path = tier_path(dir, &key, k);
+    mancala_tables::write_table(&path, &key, k, ix, format::Encoding::Residual, &offsets).unwrap();
+}
+
 /// A compressed build holds the tiers below decoded in memory: where that would not fit in
 /// the machine's memory it is refused before anything is built, not left to run out of it.
 #[test]
 fn a_compressed_build_beyond_the_machines_memory_is_refused_at_once() {
     let r = rules(Preset::Awari);
-    let Some(memory) = mancala_tables::physical_memory() else {
-        // Not Linux: the guard has no figure to go by.
-        eprintln!("skipped: the physical memory is unknown here");
+    let Some(memory) = physical_memory_or_skip() else {
         return;
     };
     let budget = mancala_tables::plan::default_budget();
@@ -690,9 +709,7 @@ fn a_compressed_build_beyond_the_machines_memory_is_refused_at_once() {
 #[test]
 fn a_build_over_packed_tiers_beyond_the_machines_memory_is_refused_at_once() {
     let r = rules(Preset::Awari);
-    let Some(memory) = mancala_tables::physical_memory() else {
-        // Not Linux: the guard has no figure to go by.
-        eprintln!("skipped: the physical memory is unknown here");
+    let Some(memory) = physical_memory_or_skip() else {
         return;
     };
     let budget = mancala_tables::plan::default_budget();
@@ -712,11 +729,7 @@ fn a_build_over_packed_tiers_beyond_the_machines_memory_is_refused_at_once() {
     };
     let dir = scratch("packed-too-big");
     let key = r.variant().key();
-    std::fs::create_dir_all(dir.join(&key)).unwrap();
-    let blocks = format::blocks_for(ix.size(k));
-    let offsets = vec![0u8; 8 * (blocks + 1)];
-    let path = tier_path(&dir, &key, k);
-    mancala_tables::write_table(&path, &key, k, &ix, format::Encoding::Residual, &offsets).unwrap();
+    write_empty_packed_tier(&dir, &r, &ix, k);
     let opts = BuildOptions {
         dir: dir.clone(),
         max_seeds: max,
@@ -744,9 +757,7 @@ fn a_build_over_packed_tiers_beyond_the_machines_memory_is_refused_at_once() {
 #[test]
 fn compressed_tables_too_big_to_decode_are_refused_at_once() {
     let r = rules(Preset::Awari);
-    let Some(memory) = mancala_tables::physical_memory() else {
-        // Not Linux: the guard has no figure to go by.
-        eprintln!("skipped: the physical memory is unknown here");
+    let Some(memory) = physical_memory_or_skip() else {
         return;
     };
     let ix = mancala_index::Indexer::new(&r, 48).unwrap();
@@ -756,11 +767,7 @@ fn compressed_tables_too_big_to_decode_are_refused_at_once() {
         return;
     };
     let dir = scratch("too-big-to-decode");
-    let key = r.variant().key();
-    std::fs::create_dir_all(dir.join(&key)).unwrap();
-    let offsets = vec![0u8; 8 * (format::blocks_for(ix.size(k)) + 1)];
-    let path = tier_path(&dir, &key, k);
-    mancala_tables::write_table(&path, &key, k, &ix, format::Encoding::Residual, &offsets).unwrap();
+    write_empty_packed_tier(&dir, &r, &ix, k);
     let mut tables = Tables::open(&dir, &r, k, false).unwrap();
     match tables.decode_all() {
         Err(TableError::TooBigToDecode {

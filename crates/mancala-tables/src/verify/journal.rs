@@ -134,16 +134,7 @@ fn path_is_not_a_file(path: &Path) -> bool {
 pub(crate) fn files_hash(tables: &Tables, n: usize) -> u64 {
     let mut h = Xxh3::new();
     h.update(tables.rules().variant().key().as_bytes());
-    for k in 0..=n {
-        match tables.tier(k) {
-            Some(t) => {
-                h.update(&[1]);
-                h.update(&t.header().checksum.to_le_bytes());
-                h.update(&t.entries().to_le_bytes());
-            }
-            None => h.update(&[0]),
-        }
-    }
+    crate::table::hash_files(&mut h, (0..=n).map(|k| tables.tier(k)));
     h.digest()
 }
 
