@@ -54,6 +54,9 @@ impl Advice<'_> {
             TableError::TooBigToDecode { .. } => {
                 "make the tables raw again with `mancala pack --unpack` (raw tiers are read from their files, not held in memory)".into()
             }
+            TableError::OutOfMemory { .. } => {
+                "give a smaller --memory (the build and the verifier plan their arrays within it; `mancala plan` shows what each tier needs), free memory, or raise `ulimit -v`".into()
+            }
             TableError::Cluster { .. } => {
                 "the failing process's own message says why; fix that and run the same command again (finished tiers are kept)".into()
             }

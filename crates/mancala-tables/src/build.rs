@@ -257,9 +257,9 @@ pub fn build(
             &layout,
         )
         .map_err(|e| {
-            // The solver writes only the exit file and the checkpoint.
             let ckpt = layout.checkpoint.as_ref().map(|c| c.path.as_path());
-            FileError::io(layout.exit_file.as_deref().or(ckpt).unwrap_or(&path), e)
+            let file = layout.exit_file.as_deref().or(ckpt).unwrap_or(&path);
+            TableError::of_solver(e, rules.variant().key(), n, file)
         })?;
         // A compressed tier built beyond memory is stored so that reading it back needs no
         // lower tier (their random reads are what the plan avoids).

@@ -145,7 +145,10 @@ pub fn build_distributed(
             bounds,
             &counted,
         )
-        .map_err(|e| FileError::io(layout.exit_file.as_deref().unwrap_or(&path), e))?;
+        .map_err(|e| {
+            let file = layout.exit_file.as_deref().unwrap_or(&path);
+            TableError::of_solver(e, key.clone(), n, file)
+        })?;
         let part = part_path(&path, me);
         let written = write_part(&part, &values);
         drop(values);

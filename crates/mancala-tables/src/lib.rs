@@ -261,9 +261,41 @@ pub enum TableError {
         /// The machine's physical memory, bytes.
         memory: u64,
     },
+    /// The memory for a tier's working arrays could not be had (an address-space limit such
+    /// as `ulimit -v`, or a kernel that does not overcommit).
+    #[error("tier {tier} of {key}: {why}")]
+    OutOfMemory {
+        /// The seeds of the tier.
+        tier: usize,
+        /// The rule set's key.
+        key: String,
+        /// What could not be had, and the system's reason.
+        why: String,
+    },
     /// The rule set cannot be indexed to that size.
     #[error(transparent)]
     Index(#[from] mancala_index::IndexError),
+}
+
+impl TableError {
+    /// The error of a solver's run on tier `tier`: its memory, or else the I/O of `file`
+    /// (the solver writes only its exit file and its checkpoint).
+    pub(crate) fn of_solver(
+        e: std::io::Error,
+        key: String,
+        tier: usize,
+        file: &Path,
+    ) -> TableError {
+        if e.kind() == std::io::ErrorKind::OutOfMemory {
+            TableError::OutOfMemory {
+                tier,
+                key,
+                why: e.to_string(),
+            }
+        } else {
+            FileError::io(file, e).into()
+        }
+    }
 }
 
 /// What a distributed build cannot do.
@@ -289,4 +321,29 @@ pub fn prefetch<T>(x: &T) {
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = x;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A solver's failure to get memory names the tier, not a file; any other failure is
+    /// the I/O of the file it names.
+    #[test]
+    fn a_solvers_error_is_its_memory_or_its_file() {
+        let file = Path::new("t/awari-6x4/tier-018.exits");
+        let oom = std::io::Error::new(std::io::ErrorKind::OutOfMemory, "32 MB of memory");
+        let e = TableError::of_solver(oom, "awari-6x4".into(), 18, file);
+        assert!(
+            matches!(&e, TableError::OutOfMemory { tier: 18, key, .. } if key == "awari-6x4"),
+            "{e:?}"
+        );
+        assert_eq!(e.to_string(), "tier 18 of awari-6x4: 32 MB of memory");
+        let full = std::io::Error::new(std::io::ErrorKind::StorageFull, "no space");
+        let e = TableError::of_solver(full, "awari-6x4".into(), 18, file);
+        assert!(
+            matches!(&e, TableError::File(f) if f.path() == file),
+            "{e:?}"
+        );
+    }
 }

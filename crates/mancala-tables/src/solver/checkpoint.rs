@@ -145,7 +145,7 @@ impl Checkpoint {
         let mut h = [0u8; HEADER];
         f.read_exact(&mut h).ok()?;
         let header = Header::parse(&h)?;
-        let mut state = Bytes::zeroed(size as usize);
+        let mut state = Bytes::zeroed(size as usize).ok()?;
         f.read_exact(state.bytes_mut()).ok()?;
         if xxh3_64(&state) != header.state {
             return None;
@@ -308,7 +308,7 @@ mod tests {
             lower: 77,
         };
         let (key, tier, size) = ("awari-6x4", 5, 1000u64);
-        let mut state = Bytes::zeroed(size as usize);
+        let mut state = Bytes::zeroed(size as usize).unwrap();
         state
             .bytes_mut()
             .iter_mut()
@@ -371,7 +371,7 @@ mod tests {
         flip(&c.path, 20);
         assert!(c.load(key, tier, size).is_none(), "a changed header");
         flip(&c.path, 20);
-        let mut state2 = Bytes::zeroed(size as usize);
+        let mut state2 = Bytes::zeroed(size as usize).unwrap();
         let above = Resume::Threshold(tier as i8 + 1);
         c.save(
             key,

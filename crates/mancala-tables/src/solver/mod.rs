@@ -52,7 +52,7 @@ pub fn solve_tier<L: LowerTiers>(
         ..Job::new(rules, ix, n, lower)
     };
     if rules.quiet_moves_raise_potential() {
-        Ok(one_pass::solve(job, true))
+        one_pass::solve(job, true)
     } else {
         retrograde::solve(job, retrograde::GROUP_CHUNKS, layout.scan, layout, None)
     }
@@ -90,7 +90,7 @@ pub(crate) fn solve_slice<L: LowerTiers>(
 /// order): each position's best exit ([`crate::core::NO_EXIT`] if none), by the scan in the
 /// lower tiers' order where the rules and the order allow, else position by position; one
 /// unit of `progress` a position. For a verifier of tiers whose lower tiers do not fit in
-/// memory.
+/// memory. Fails only when the memory of the slice's arrays cannot be had.
 pub(crate) fn best_exits<L: LowerTiers>(
     rules: &Rules,
     ix: &Indexer,
@@ -98,14 +98,14 @@ pub(crate) fn best_exits<L: LowerTiers>(
     lower: &L,
     (lo, hi): (u64, u64),
     progress: &dyn Progress,
-) -> Bytes {
+) -> std::io::Result<Bytes> {
     let job = Job {
         progress,
         bounds: vec![lo, hi].into(),
         slice: 0,
         ..Job::new(rules, ix, n, lower)
     };
-    retrograde::phase1(&job, true).1
+    Ok(retrograde::phase1(&job, true)?.1)
 }
 
 /// How the threshold solver lays a tier out (see [`crate::plan`]).
@@ -206,7 +206,7 @@ mod tests {
                 let mut lower = Memory(Vec::new());
                 for n in 0..=14 {
                     let job = || Job::new(&rules, &ix, n, &lower);
-                    let one_pass = one_pass::solve(job(), true);
+                    let one_pass = one_pass::solve(job(), true).unwrap();
                     let retro = retrograde::solve(
                         job(),
                         retrograde::GROUP_CHUNKS,
@@ -234,8 +234,8 @@ mod tests {
                 let ix = Indexer::new(&rules, max).unwrap();
                 let mut lower = Memory(Vec::new());
                 for n in 0..=max {
-                    let rows = one_pass::solve(Job::new(&rules, &ix, n, &lower), true);
-                    let generic = one_pass::solve(Job::new(&rules, &ix, n, &lower), false);
+                    let rows = one_pass::solve(Job::new(&rules, &ix, n, &lower), true).unwrap();
+                    let generic = one_pass::solve(Job::new(&rules, &ix, n, &lower), false).unwrap();
                     assert_eq!(rows[..], generic[..], "kalah {pits} pits tier {n}");
                     lower.0.push(generic.to_vec());
                 }
@@ -266,8 +266,8 @@ mod tests {
             let mut lower = Memory(Vec::new());
             for n in 0..=11 {
                 let job = Job::new(&rules, &ix, n, &lower);
-                let (scan_states, scan_exits) = retrograde::phase1(&job, true);
-                let (walk_states, walk_exits) = retrograde::phase1(&job, false);
+                let (scan_states, scan_exits) = retrograde::phase1(&job, true).unwrap();
+                let (walk_states, walk_exits) = retrograde::phase1(&job, false).unwrap();
                 let key = rules.variant().key();
                 assert_eq!(scan_exits[..], walk_exits[..], "{key} tier {n} exits");
                 assert_eq!(scan_states[..], walk_states[..], "{key} tier {n} counts");

@@ -80,12 +80,12 @@ impl Catalog {
 
 /// Solves tier `n` of rules whose quiet moves raise the potential, with Kalah-type moves
 /// worked out on whole rows or by the rules' move generator (the two must agree). Returns
-/// one signed byte per rank. Progress: `size` units.
-pub(crate) fn solve<L: LowerTiers>(job: Job<'_, L>, row_moves: bool) -> Bytes {
+/// one signed byte per rank, or the error of its memory. Progress: `size` units.
+pub(crate) fn solve<L: LowerTiers>(job: Job<'_, L>, row_moves: bool) -> std::io::Result<Bytes> {
     let (rules, ix, n, lower) = (job.rules, job.ix, job.n, job.lower);
     assert!(rules.quiet_moves_raise_potential());
     let size = ix.size(n) as usize;
-    let mut mem = Bytes::zeroed(size);
+    let mut mem = Bytes::zeroed(size)?;
     let values = mem.atomic_bytes();
     let own = Catalog::new(rules, ix.own_rows(), ix.opp_rows(), n);
     let opp = Catalog::new(rules, ix.opp_rows(), ix.own_rows(), n);
@@ -147,7 +147,7 @@ pub(crate) fn solve<L: LowerTiers>(job: Job<'_, L>, row_moves: bool) -> Bytes {
             .sum();
         job.progress.advance(done);
     }
-    mem
+    Ok(mem)
 }
 
 /// The tier being solved.

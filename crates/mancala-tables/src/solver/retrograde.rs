@@ -103,11 +103,11 @@ pub(crate) fn solve<L: LowerTiers>(
                 // memory and go to the checkpoint's exit file as each slice ends.
                 (None, Some((c, _))) if layout.slices > 1 => {
                     let file = ExitFile::create(&c.exits_path())?.for_checkpoint();
-                    let state = Bytes::zeroed(len as usize);
+                    let state = Bytes::zeroed(len as usize)?;
                     phase1_sliced(&job, scan, layout, state, file, saver)?
                 }
                 (None, _) => {
-                    let (state, exits) = phase1(&job, scan);
+                    let (state, exits) = phase1(&job, scan)?;
                     (state, Stored::Memory(exits, None))
                 }
                 (Some(path), _) => {
@@ -116,7 +116,7 @@ pub(crate) fn solve<L: LowerTiers>(
                     if saver.is_some() {
                         file = file.for_checkpoint();
                     }
-                    let state = Bytes::zeroed(len as usize);
+                    let state = Bytes::zeroed(len as usize)?;
                     phase1_sliced(&job, scan, layout, state, file, saver)?
                 }
             };
@@ -233,12 +233,12 @@ enum Stored {
 /// Phase 1: every position's state (undecided, with its count of quiet moves) and its best
 /// exit ([`crate::core::NO_EXIT`] if none), by the scan in the lower tiers' order when
 /// `scan` and the rules and the order allow it, else by a walk in rank order.
-pub(crate) fn phase1<L: LowerTiers>(job: &Job<'_, L>, scan: bool) -> (Bytes, Bytes) {
+pub(crate) fn phase1<L: LowerTiers>(job: &Job<'_, L>, scan: bool) -> io::Result<(Bytes, Bytes)> {
     let (lo, hi) = job.part();
-    let mut state = Bytes::zeroed((hi - lo) as usize);
-    let mut exits = Bytes::zeroed((hi - lo) as usize);
+    let mut state = Bytes::zeroed((hi - lo) as usize)?;
+    let mut exits = Bytes::zeroed((hi - lo) as usize)?;
     exits_of_slice(job, scan, &mut state, (lo, hi), exits.bytes_mut());
-    (state, exits)
+    Ok((state, exits))
 }
 
 /// Phase 1 in the layout's slices, going on from the first rank without an exit in `file`
@@ -257,7 +257,7 @@ fn phase1_sliced<L: LowerTiers>(
         phase1_in_slices(job, scan, slices, &mut state, &mut file, None, checkpoint)?;
         return Ok((state, Stored::File(Box::new(file))));
     }
-    let mut exits = Bytes::zeroed(state.len());
+    let mut exits = Bytes::zeroed(state.len())?;
     file.read(0, &mut exits.bytes_mut()[..file.len() as usize])?;
     let keep = Some(&mut exits);
     phase1_in_slices(job, scan, slices, &mut state, &mut file, keep, checkpoint)?;
@@ -292,7 +292,7 @@ fn phase1_in_slices<L: LowerTiers>(
         let exits = match keep.as_deref_mut() {
             Some(all) => &mut all.bytes_mut()[(w[0] - lo) as usize..(w[1] - lo) as usize],
             None => alone
-                .insert(Bytes::zeroed((w[1] - w[0]) as usize))
+                .insert(Bytes::zeroed((w[1] - w[0]) as usize)?)
                 .bytes_mut(),
         };
         exits_of_slice(job, scan, state, (w[0], w[1]), exits);

@@ -216,7 +216,7 @@ pub fn verify_with(
         obs.tier_started(n, size, earlier, if scanned { 2 * left } else { left });
         for w in bounds.windows(2) {
             let bad = if scanned {
-                first_bad_scanned(tables, n, table, (w[0], w[1]), obs)
+                first_bad_scanned(tables, n, table, (w[0], w[1]), obs)?
             } else {
                 let value_of = |b: Board| -> Option<i32> {
                     let t = b.total() as usize;
@@ -265,37 +265,46 @@ impl Progress for Told<'_> {
 /// [`first_bad`] of ranks `lo..hi` of a tier whose lower tiers do not fit in memory: the best
 /// exits of the slice are worked out as the builder's scan does (each lower tier read once,
 /// in order), and each position's value is checked against its best exit and its quiet
-/// moves' values, read from its own tier.
+/// moves' values, read from its own tier. Fails only when the slice's arrays cannot be had.
 fn first_bad_scanned(
     tables: &Tables,
     n: usize,
     table: &Table,
     (lo, hi): (u64, u64),
     obs: &dyn VerifyObserver,
-) -> Option<BadEntry> {
+) -> Result<Option<BadEntry>, TableError> {
     let (rules, ix) = (tables.rules(), tables.indexer());
     let lower = Decoded::new(&tables.tiers()[..n]);
-    let exits = crate::solver::best_exits(rules, ix, n, &lower, (lo, hi), &Told(obs));
-    first_mismatch(rules, ix, n, table, (lo, hi), obs, |r, b| {
-        let exit = exits[(r - lo) as usize] as i8;
-        match rules.node(b) {
-            Node::Terminal { .. } => Some(exit as i32),
-            Node::Moves(kids) => {
-                // The quiet children's values lie anywhere in the tier: all their reads are
-                // started before the first is waited for.
-                let quiet = || kids.iter().filter(|c| c.is_quiet());
-                let mut ranks = [0u64; mancala_rules::MAX_MOVES];
-                for (rank, c) in ranks.iter_mut().zip(quiet()) {
-                    *rank = ix.rank(c.board)?;
-                    table.prefetch(*rank);
+    let exits = crate::solver::best_exits(rules, ix, n, &lower, (lo, hi), &Told(obs))
+        .map_err(|e| TableError::of_solver(e, rules.variant().key(), n, table.path()))?;
+    Ok(first_mismatch(
+        rules,
+        ix,
+        n,
+        table,
+        (lo, hi),
+        obs,
+        |r, b| {
+            let exit = exits[(r - lo) as usize] as i8;
+            match rules.node(b) {
+                Node::Terminal { .. } => Some(exit as i32),
+                Node::Moves(kids) => {
+                    // The quiet children's values lie anywhere in the tier: all their reads are
+                    // started before the first is waited for.
+                    let quiet = || kids.iter().filter(|c| c.is_quiet());
+                    let mut ranks = [0u64; mancala_rules::MAX_MOVES];
+                    for (rank, c) in ranks.iter_mut().zip(quiet()) {
+                        *rank = ix.rank(c.board)?;
+                        table.prefetch(*rank);
+                    }
+                    quiet()
+                        .zip(ranks)
+                        .map(|(c, rank)| Some(c.value(table.get(rank)? as i32)))
+                        .try_fold(exit as i32, |best, v| v.map(|v| best.max(v)))
                 }
-                quiet()
-                    .zip(ranks)
-                    .map(|(c, rank)| Some(c.value(table.get(rank)? as i32)))
-                    .try_fold(exit as i32, |best, v| v.map(|v| best.max(v)))
             }
-        }
-    })
+        },
+    ))
 }
 
 /// The first position of tier `n` (in rank order) whose value in `table` is not its best
