@@ -13,6 +13,11 @@ pub struct ServeCmd {
     #[arg(long, value_name = "D", default_value = DEFAULT_DIR)]
     dir: PathBuf,
 
+    /// A folder of the published Awari database's files (scores.N, any subset): Awari is
+    /// answered from them (the other rule sets from --dir)
+    #[arg(long, value_name = "D")]
+    vu_dir: Option<PathBuf>,
+
     /// Address to listen on (port 0: any free port; 0.0.0.0 to be reached from other machines)
     #[arg(
         long,
@@ -79,8 +84,30 @@ impl ServeCmd {
                 self.dir.display()
             );
         }
+        if !self.dir.exists() {
+            bail!(
+                "--dir {}: no such folder. Build tables into it first (mancala build awari --max-seeds 16 --dir {0}), or create it empty to answer every question by search",
+                self.dir.display()
+            );
+        }
+        if let Some(vu) = &self.vu_dir {
+            if !vu.is_dir() {
+                bail!(
+                    "--vu-dir {}: no such folder (it should hold the published database's files scores.0, scores.1, ...)",
+                    vu.display()
+                );
+            }
+            let has_any = (0..=48).any(|n| mancala_tables::published::file_path(vu, n).is_file());
+            if !has_any {
+                bail!(
+                    "--vu-dir {}: no scores.N file in it (the published Awari database has one a seed count, scores.0 to scores.48)",
+                    vu.display()
+                );
+            }
+        }
         let config = mancala_serve::Config {
             dir: self.dir.clone(),
+            vu_dir: self.vu_dir.clone(),
             max_seconds: self.max_seconds,
             searches: self.searches,
             search_threads: threads,
@@ -95,10 +122,17 @@ impl ServeCmd {
                 .await
                 .with_context(|| format!("cannot listen on {} (is it in use? try --addr 127.0.0.1:0 for any free port)", self.addr))?;
             let addr = listener.local_addr()?;
-            println!(
-                "serving the tables of {} on http://{addr}/ (Ctrl-C to stop)",
-                self.dir.display()
-            );
+            match &self.vu_dir {
+                Some(vu) => println!(
+                    "serving the tables of {} and the published Awari files of {} on http://{addr}/ (Ctrl-C to stop)",
+                    self.dir.display(),
+                    vu.display()
+                ),
+                None => println!(
+                    "serving the tables of {} on http://{addr}/ (Ctrl-C to stop)",
+                    self.dir.display()
+                ),
+            }
             std::io::stdout().flush()?;
             mancala_serve::serve(listener, config)
                 .await

@@ -196,6 +196,14 @@ impl Oracle {
     /// position its moves lead to, else by search over the tiers that are built (with no
     /// tier built at all, the error that names the tier to build).
     pub fn query(&mut self, b: Board, obs: &dyn Observer) -> Result<Answer, OracleError> {
+        // A position without a move is valued by the rules alone, with or without tables.
+        if let Node::Terminal { mover, opp } = self.rules.node(b) {
+            let source = match self.covered(b) {
+                true => Source::Table,
+                false => Source::Search,
+            };
+            return Ok(answer(mover as i32 - opp as i32, Vec::new(), source));
+        }
         if self.covered(b) {
             let (value, moves) = self.read_tables(b)?;
             return Ok(answer(value, moves, Source::Table));

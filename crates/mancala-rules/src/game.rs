@@ -63,6 +63,9 @@ pub struct Game {
     stores: [u32; 2],
     total: u32,
     end: Option<EndReason>,
+    /// The board the end-of-game sweep emptied when the mover had no move: that position's
+    /// value is what the sweep handed out, so a question about the game asks about it.
+    swept: Option<Board>,
     seen: HashMap<(Board, [u32; 2], Side), u32>,
 }
 
@@ -84,6 +87,7 @@ impl Game {
             stores: [0, 0],
             total,
             end: None,
+            swept: None,
             seen: HashMap::new(),
         };
         g.settle();
@@ -98,6 +102,13 @@ impl Game {
     /// The pits in the side to move's layout.
     pub fn board(&self) -> Board {
         self.board
+    }
+
+    /// The position a question about the game asks about: the board, or, when the game ended
+    /// because the mover had no move, the board the sweep emptied (its value is the seeds the
+    /// sweep handed out: the empty board after it is worth nothing).
+    pub fn position(&self) -> Board {
+        self.swept.unwrap_or(self.board)
     }
 
     /// The side whose turn it is.
@@ -203,6 +214,7 @@ impl Game {
                 let me = self.to_move.index();
                 self.stores[me] += mover as u32;
                 self.stores[1 - me] += opp as u32;
+                self.swept = Some(self.board);
                 self.board = Board::EMPTY;
                 self.end = Some(EndReason::NoMoves);
             }

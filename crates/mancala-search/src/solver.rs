@@ -79,6 +79,10 @@ pub struct Solver<'a> {
 /// the same question of position after position).
 #[derive(Default)]
 pub struct Memory {
+    /// The rule set whose positions it holds: values are those of one rule set (the same
+    /// board is worth another value under other rules, or with more seeds in the game), so
+    /// a memory handed to a solver of other rules is dropped, never read.
+    variant: Option<mancala_rules::Variant>,
     /// Allocated on first use: answers from the tables or a backward solution need none.
     tt: std::sync::OnceLock<Tt>,
     /// The last backward solution: it holds every position reachable from its root, so the
@@ -112,6 +116,11 @@ impl<'a> Solver<'a> {
             return Err(SearchError::NoHash);
         }
         let probe = tables.and_then(|t| t.complete_up_to().and_then(|k| Probe::new(t, k)));
+        let mut memory = memory;
+        if memory.variant.is_some_and(|v| v != *rules.variant()) {
+            memory = Memory::default();
+        }
+        memory.variant = Some(*rules.variant());
         Ok(Solver {
             rules,
             probe,

@@ -56,3 +56,57 @@ fn two_threads_agree_too() {
         check(3, 4, ec, 2);
     }
 }
+
+/// A searcher's memory holds values of one rule set: handed to a searcher of another (the
+/// same board under another grand-slam rule, here), it is dropped, and the answer and the
+/// work are a fresh searcher's. Kept, Wari's backward solution of one rule would answer for
+/// the other.
+#[test]
+fn memory_of_other_rules_is_never_read() {
+    use mancala_rules::{GrandSlam, Options as RuleOptions, Preset, Rules, Variant};
+    let wari = |gs: &str| {
+        Rules::new(
+            Variant::new(
+                Preset::Wari,
+                RuleOptions {
+                    pits: Some(3),
+                    seeds: Some(2),
+                    grand_slam: Some(gs.parse::<GrandSlam>().unwrap()),
+                    ..RuleOptions::default()
+                },
+            )
+            .unwrap(),
+        )
+    };
+    let opts = Options {
+        hash_mb: 4,
+        ..Options::default()
+    };
+    let mut differ = 0;
+    for (a, b) in [("gs1", "gs3a"), ("gs3a", "gs6"), ("gs6", "gs1")] {
+        let (ra, rb) = (wari(a), wari(b));
+        let mut first = Solver::new(&ra, None, opts).unwrap();
+        let was = first.solve(ra.start(), &()).unwrap();
+        let mut reused = Solver::with_memory(&rb, None, opts, first.into_memory()).unwrap();
+        let got = reused.solve(rb.start(), &()).unwrap();
+        let fresh = Solver::new(&rb, None, opts)
+            .unwrap()
+            .solve(rb.start(), &())
+            .unwrap();
+        assert_eq!(
+            (got.value, &got.best, got.nodes),
+            (fresh.value, &fresh.best, fresh.nodes),
+            "{a} then {b}"
+        );
+        differ += (was.value != fresh.value || was.best != fresh.best) as usize;
+        // The same rules again keep what was learned.
+        let again = Solver::with_memory(&rb, None, opts, reused.into_memory())
+            .unwrap()
+            .solve(rb.start(), &())
+            .unwrap();
+        assert_eq!(again.value, fresh.value);
+        assert!(again.nodes < fresh.nodes, "{a} then {b}: memory kept");
+    }
+    // The rules asked do answer differently, so a memory read across them would show.
+    assert!(differ > 0);
+}

@@ -1,143 +1,76 @@
 //! The routes: the page, and the JSON API over the oracles of the rule sets asked for.
 
+use crate::request::{self, flag, ApiError, Pairs};
+use crate::sets::{highest_published, RuleSet, Shared};
 use crate::Config;
-use axum::extract::{Query, State};
-use axum::http::{header, StatusCode};
+use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::{Query, Request, State};
+use axum::http::{header, HeaderValue, Method, StatusCode};
+use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use mancala_oracle::json;
-use mancala_oracle::{Options, Oracle, OracleError, PackedFamily, Settings, Solution, TableSize};
-use mancala_rules::{
-    parse_moves, parse_position, Game, GameFamily, GameSpec, Preset, Rules, Side, Variant,
-};
-use mancala_search::SearchError;
-use mancala_tables::{TableError, Tables, MAX_TIER};
+use mancala_oracle::{PackedFamily, Settings, Solution};
+use mancala_rules::{Board, GameFamily, Preset, Rules, Variant};
+use mancala_tables::{Tables, MAX_TIER};
 use serde_json::{json, Value};
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
-use tokio::sync::{OnceCell, Semaphore};
+use std::sync::Arc;
+use std::time::Instant;
 
 /// The page, served as is: no build step.
 const PAGE: &str = include_str!("page.html");
 
+/// Positions one batch query may hold at most: enough for a notebook's or a training
+/// script's batch, small enough that one request cannot hold the server for long.
+pub const MAX_BATCH: usize = 10_000;
+
+/// The largest request body read (a full batch of positions fits many times over).
+const MAX_BODY: usize = 4 << 20;
+
 /// The routes of the web oracle over `config`.
 pub fn router(config: Config) -> Router {
-    let shared = Arc::new(Shared {
-        searches: Arc::new(Semaphore::new(config.searches.max(1))),
-        config,
-        sets: Mutex::new(Sets::default()),
-    });
+    let shared = Arc::new(Shared::new(config));
     Router::new()
         .route("/", get(page))
         .route("/api/variants", get(variants))
         .route("/api/play", get(play))
-        .route("/api/query", get(query))
+        .route("/api/query", get(query).post(batch))
         .route("/api/solve", get(solve))
         .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
+        .layer(middleware::from_fn(cors))
         .with_state(shared)
 }
 
-/// Rule sets kept open at most; the one asked for least recently goes first (with its
-/// searcher's transposition table), so that requests naming ever new variants cannot make
-/// the server's memory grow without bound.
-const KEEP: usize = 16;
-
-/// What every request shares: the configuration, the rule sets opened so far, and the
-/// permits of the searches.
-struct Shared {
-    config: Config,
-    sets: Mutex<Sets>,
-    searches: Arc<Semaphore>,
-}
-
-/// The rule sets asked for, by table key: each opened once (by the first request that
-/// names it, off the request threads), with when it was last asked for.
-#[derive(Default)]
-struct Sets {
-    open: HashMap<String, (Opening, u64)>,
-    clock: u64,
-}
-
-/// A rule set once opened (the first request to find it empty opens it).
-type Opening = Arc<OnceCell<Arc<RuleSet>>>;
-
-/// One rule set: its tables opened once for every reader, and a searcher made at the first
-/// search (one search of a rule set at a time: it keeps its transposition table between
-/// questions).
-struct RuleSet {
-    rules: Rules,
-    /// The largest tier with a file in the folder: the tables are indexed up to it only
-    /// (a game of 112 seeds cannot be indexed whole, and need not be).
-    built: Option<usize>,
-    reader: Oracle,
-    searcher: Mutex<Option<Oracle>>,
-}
-
-/// Locks `m`, whatever a panicking holder left (the maps and oracles stay consistent: a
-/// panic never leaves one half changed).
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-/// The query string as pairs (a name may come more than once: `rule`).
-type Params = Query<Vec<(String, String)>>;
-
-/// A request that cannot be answered: its status and what to do.
-#[derive(Debug)]
-struct ApiError {
-    status: StatusCode,
-    message: String,
-}
-
-impl ApiError {
-    fn bad(message: impl std::fmt::Display) -> ApiError {
-        ApiError {
-            status: StatusCode::BAD_REQUEST,
-            message: message.to_string(),
-        }
-    }
-
-    fn new(status: StatusCode, message: impl std::fmt::Display) -> ApiError {
-        ApiError {
-            status,
-            message: message.to_string(),
-        }
-    }
-
-    /// An oracle's error: a tier not built is the client's to fix (404); a search out of
-    /// time or a damaged table is the server's side (503, 500).
-    fn oracle(e: OracleError, key: &str) -> ApiError {
-        match e {
-            OracleError::Table(TableError::Missing { tier, .. })
-            | OracleError::Search(SearchError::Table(TableError::Missing { tier, .. })) => {
-                ApiError::new(
-                    StatusCode::NOT_FOUND,
-                    format!(
-                        "tier {tier} of {key} is not built on this server: ask for a position with fewer seeds, or build the tables (`mancala build`) into its folder"
-                    ),
-                )
-            }
-            OracleError::Search(SearchError::OutOfTime { lo, hi }) => ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                format!(
-                    "no exact answer within the time limit (the value lies in [{lo}, {hi}]): /api/solve gives the bounds, or ask for a position with fewer seeds"
-                ),
-            ),
-            OracleError::Search(SearchError::TooBig { .. }) => ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                format!("{e}: this server cannot search it; ask for a position with fewer seeds"),
-            ),
-            e => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e),
-        }
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        (self.status, Json(json!({ "error": self.message }))).into_response()
-    }
+/// Any page may call the API (`access-control-allow-origin: *`): it holds no secrets and
+/// changes nothing. A browser's preflight (`OPTIONS`, before a JSON `POST`) is answered here.
+async fn cors(request: Request, next: Next) -> Response {
+    let mut response = if request.method() == Method::OPTIONS {
+        let mut r = StatusCode::NO_CONTENT.into_response();
+        let h = r.headers_mut();
+        h.insert(
+            header::ACCESS_CONTROL_ALLOW_METHODS,
+            HeaderValue::from_static("GET, POST, OPTIONS"),
+        );
+        h.insert(
+            header::ACCESS_CONTROL_ALLOW_HEADERS,
+            HeaderValue::from_static("content-type"),
+        );
+        h.insert(
+            header::ACCESS_CONTROL_MAX_AGE,
+            HeaderValue::from_static("86400"),
+        );
+        r
+    } else {
+        next.run(request).await
+    };
+    response.headers_mut().insert(
+        header::ACCESS_CONTROL_ALLOW_ORIGIN,
+        HeaderValue::from_static("*"),
+    );
+    response
 }
 
 async fn page() -> Response {
@@ -151,247 +84,38 @@ async fn not_found() -> ApiError {
     )
 }
 
-/// The names a request may give.
-const NAMES: &[&str] = &[
-    "variant",
-    "pits",
-    "seeds",
-    "empty_capture",
-    "grand_slam",
-    "rule",
-    "owners",
-    "position",
-    "moves",
-    "max_seconds",
-    "tables_only",
-];
-
-/// The one value of `name` (the last one given).
-fn param<'a>(p: &'a [(String, String)], name: &str) -> Option<&'a str> {
-    p.iter()
-        .rev()
-        .find(|(k, _)| k == name)
-        .map(|(_, v)| v.as_str())
+async fn method_not_allowed() -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "this method is not allowed here: the API answers GET (and POST of a batch to /api/query)",
+    )
 }
 
-/// The variant a request names.
-fn spec(p: &[(String, String)]) -> Result<GameSpec, ApiError> {
-    if let Some((k, _)) = p.iter().find(|(k, _)| !NAMES.contains(&k.as_str())) {
-        return Err(ApiError::bad(format!(
-            "unknown parameter '{k}': the parameters are {}",
-            NAMES.join(", ")
-        )));
-    }
-    let preset = param(p, "variant").ok_or_else(|| {
-        ApiError::bad("give variant=NAME (/api/variants lists the presets with tables)")
-    })?;
-    let count = |name: &str| -> Result<Option<u32>, ApiError> {
-        match param(p, name) {
-            None | Some("") => Ok(None),
-            Some(v) => match v.parse::<u32>() {
-                Ok(n @ 1..=1000) => Ok(Some(n)),
-                _ => Err(ApiError::bad(format!(
-                    "{name} must be a small positive number, not '{v}'"
-                ))),
-            },
-        }
-    };
-    let empty_capture = match param(p, "empty_capture") {
-        None | Some("false") | Some("0") | Some("") => false,
-        Some("true") | Some("1") => true,
-        Some(v) => {
-            return Err(ApiError::bad(format!(
-                "empty_capture must be true or false, not '{v}'"
-            )))
-        }
-    };
-    Ok(GameSpec {
-        preset: preset.trim().to_ascii_lowercase(),
-        pits: count("pits")?,
-        seeds: count("seeds")?,
-        empty_capture,
-        grand_slam: param(p, "grand_slam")
-            .filter(|g| !g.is_empty())
-            .map(str::to_string),
-        rules: p
-            .iter()
-            .filter(|(k, _)| k == "rule")
-            .map(|(_, v)| v.clone())
-            .collect(),
-        owners: param(p, "owners")
-            .filter(|o| !o.is_empty())
-            .map(str::to_string),
-        ..GameSpec::default()
+/// The query string's pairs, or the answer for one that cannot be read.
+fn pairs(
+    q: Result<Query<Vec<(String, String)>>, QueryRejection>,
+) -> Result<Vec<(String, String)>, ApiError> {
+    q.map(|Query(p)| p).map_err(|e| {
+        ApiError::bad(format!(
+            "the query string cannot be read: {}",
+            e.body_text()
+        ))
     })
 }
 
-impl Shared {
-    /// The rule set a request names, opened at its first request (off the request
-    /// threads; other requests wait only for the rule set they name).
-    async fn rule_set(self: &Arc<Self>, spec: &GameSpec) -> Result<Arc<RuleSet>, ApiError> {
-        let variant = spec.variant().map_err(|e| {
-            ApiError::bad(format!(
-                "{e} (/api/variants lists the presets with tables and their options)"
-            ))
-        })?;
-        let key = variant.key();
-        let cell = {
-            let mut sets = lock(&self.sets);
-            sets.clock += 1;
-            let now = sets.clock;
-            let cell = {
-                let entry = sets
-                    .open
-                    .entry(key.clone())
-                    .or_insert_with(|| (Arc::new(OnceCell::new()), now));
-                entry.1 = now;
-                entry.0.clone()
-            };
-            if sets.open.len() > KEEP {
-                let oldest = sets
-                    .open
-                    .iter()
-                    .filter(|(k, _)| **k != key)
-                    .min_by_key(|(_, (_, used))| *used)
-                    .map(|(k, _)| k.clone());
-                if let Some(k) = oldest {
-                    sets.open.remove(&k);
-                }
-            }
-            cell
-        };
-        let shared = self.clone();
-        cell.get_or_try_init(|| async move {
-            tokio::task::spawn_blocking(move || shared.open(variant))
-                .await
-                .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?
-        })
-        .await
-        .cloned()
-    }
-
-    /// Opens a rule set: its tiers in the folder (headers checked; `mancala verify` checks
-    /// every byte), or none.
-    fn open(&self, variant: Variant) -> Result<Arc<RuleSet>, ApiError> {
-        let rules = Rules::new(variant);
-        let built = highest_tier(&self.config.dir, &rules);
-        let reader = self.oracle(&rules, built)?;
-        Ok(Arc::new(RuleSet {
-            rules,
-            built,
-            reader,
-            searcher: Mutex::new(None),
-        }))
-    }
-
-    /// An oracle over the tiers up to `built` (none: search alone).
-    fn oracle(&self, rules: &Rules, built: Option<usize>) -> Result<Oracle, ApiError> {
-        let c = &self.config;
-        let settings = Settings {
-            dir: c.dir.clone(),
-            tables: TableSize::Auto,
-            search: Options {
-                hash_mb: c.hash_mb.max(1),
-                threads: c.search_threads.max(1),
-                time_limit: Some(c.max_seconds),
-                ..Options::default()
-            },
-        };
-        let mut oracle = Oracle::new(rules.clone(), settings);
-        if let Some(max) = built {
-            oracle
-                .open_built_checked(max, false)
-                .map_err(|e| ApiError::oracle(e, &rules.variant().key()))?;
-        }
-        Ok(oracle)
-    }
-
-    /// The longest a request's search may take: its `max_seconds`, at most the server's.
-    fn seconds(&self, p: &[(String, String)]) -> Result<f64, ApiError> {
-        let most = self.config.max_seconds;
-        match param(p, "max_seconds") {
-            None | Some("") => Ok(most),
-            Some(v) => match v.parse::<f64>() {
-                Ok(s) if s > 0.0 && s <= most => Ok(s),
-                _ => Err(ApiError::bad(format!(
-                    "max_seconds must be a number of seconds above 0 and at most {most} (this server's limit), not '{v}'"
-                ))),
-            },
-        }
-    }
-
-    /// Runs `f` on the rule set's searcher off the request threads, once a search permit is
-    /// free (waiting for one at most `seconds`), with `seconds` as its time limit.
-    async fn search<T: Send + 'static>(
-        self: &Arc<Self>,
-        set: Arc<RuleSet>,
-        seconds: f64,
-        f: impl FnOnce(&mut Oracle) -> Result<T, OracleError> + Send + 'static,
-    ) -> Result<T, ApiError> {
-        let key = set.rules.variant().key();
-        let wait = Duration::from_secs_f64(seconds);
-        let permit = tokio::time::timeout(wait, self.searches.clone().acquire_owned())
-            .await
-            .map_err(|_| {
-                ApiError::new(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    "every search slot is busy: try again in a few seconds",
-                )
-            })?
-            .map_err(|_| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "shutting down"))?;
-        let shared = self.clone();
-        tokio::task::spawn_blocking(move || {
-            let _permit = permit;
-            let mut searcher = lock(&set.searcher);
-            if searcher.is_none() {
-                *searcher = Some(shared.oracle(&set.rules, set.built)?);
-            }
-            let oracle = searcher.as_mut().expect("made above");
-            oracle.set_time_limit(Some(seconds));
-            f(oracle).map_err(|e| ApiError::oracle(e, &key))
-        })
-        .await
-        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?
-    }
+/// The rule set a request names.
+async fn rule_set(s: &Arc<Shared>, p: &Pairs) -> Result<Arc<RuleSet>, ApiError> {
+    let variant = request::spec(p)?.variant().map_err(|e| {
+        ApiError::bad(format!(
+            "{e} (/api/variants lists the presets with tables and their options)"
+        ))
+    })?;
+    s.rule_set(variant).await
 }
 
-/// The largest tier of `rules` with a file in the table folder `dir`.
-fn highest_tier(dir: &std::path::Path, rules: &Rules) -> Option<usize> {
-    let folder = dir.join(rules.variant().key());
-    std::fs::read_dir(folder)
-        .ok()?
-        .filter_map(|e| {
-            let name = e.ok()?.file_name().into_string().ok()?;
-            let n = name.strip_prefix("tier-")?.strip_suffix(".mtb")?;
-            n.parse::<usize>().ok()
-        })
-        .filter(|&n| n <= rules.max_seeds().min(MAX_TIER))
-        .max()
-}
-
-/// The game a request describes: its position (the start without one), then its moves.
-fn game_of(rules: &Rules, p: &[(String, String)]) -> Result<Game, ApiError> {
-    let mut g = match param(p, "position").filter(|t| !t.trim().is_empty()) {
-        Some(text) => {
-            let b = parse_position(rules, text).map_err(ApiError::bad)?;
-            let side = if b.north() { Side::North } else { Side::South };
-            Game::from_position(rules.clone(), b, side)
-        }
-        None => Game::new(rules.clone()),
-    };
-    if let Some(text) = param(p, "moves") {
-        let moves = parse_moves(rules.move_limit(), text).map_err(ApiError::bad)?;
-        for (i, &pit) in moves.iter().enumerate() {
-            g.play(pit)
-                .map_err(|e| ApiError::bad(format!("move {} of moves: {e}", i + 1)))?;
-        }
-    }
-    Ok(g)
-}
-
-/// `GET /api/variants`: the presets with tables (as `mancala variants --json` lists them)
-/// and the rule sets built in the folder, with the tiers every one of them has up to and the
-/// parameters that name it.
+/// `GET /api/variants`: the presets with tables (as `mancala variants --json` lists them,
+/// their sizes in the API's words) and the rule sets with tables on this server, with the
+/// seeds they answer up to and the parameters that name them.
 async fn variants(State(s): State<Arc<Shared>>) -> Json<Value> {
     let family = PackedFamily {
         settings: Settings::default(),
@@ -402,39 +126,77 @@ async fn variants(State(s): State<Arc<Shared>>) -> Json<Value> {
         .iter()
         .filter_map(|p| family.info(p.name()))
         .filter(|i| i.tables)
-        .map(|i| json::preset(&i))
+        .map(|i| {
+            let mut v = json::preset(&i);
+            if let (Some([p0, p1]), Some([s0, s1])) =
+                (pair(&v["pits_range"]), pair(&v["seeds_range"]))
+            {
+                v["sizes"] = json!(format!(
+                    "default {} pits x {} seeds; pits {p0}..{p1}, seeds {s0}..{s1}",
+                    v["pits"], v["seeds"]
+                ));
+            }
+            v
+        })
         .collect();
-    let dir = s.config.dir.clone();
-    let built = tokio::task::spawn_blocking(move || built_sets(&dir))
+    let config = s.config.clone();
+    let built = tokio::task::spawn_blocking(move || built_sets(&config))
         .await
         .unwrap_or_default();
     Json(json!({ "presets": presets, "built": built }))
 }
 
-/// The rule sets with tiers in `dir`: key, tiers, and the parameters that name them.
-fn built_sets(dir: &std::path::Path) -> Vec<Value> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
+/// Two numbers of a JSON array.
+fn pair(v: &Value) -> Option<[u64; 2]> {
+    Some([v.get(0)?.as_u64()?, v.get(1)?.as_u64()?])
+}
+
+/// The rule sets with tables on this server: key, the seeds they answer up to, the
+/// parameters that name them, and whose files they are.
+fn built_sets(config: &Config) -> Vec<Value> {
+    let mut out = Vec::new();
+    if let Some(vu) = &config.vu_dir {
+        let rules = Rules::new(Variant::preset(Preset::Awari));
+        let up_to = highest_published(vu, &rules)
+            .and_then(|max| Tables::open_published(vu, &rules, max).ok())
+            .and_then(|t| t.complete_up_to());
+        if let Some(up_to) = up_to {
+            out.push(built(&rules, up_to, "published"));
+        }
+    }
+    let Ok(entries) = std::fs::read_dir(&config.dir) else {
+        return out;
     };
     let mut keys: Vec<String> = entries
         .filter_map(|e| e.ok()?.file_name().into_string().ok())
         .collect();
     keys.sort();
-    keys.into_iter()
-        .filter_map(|key| {
-            let v = Variant::from_key(&key)?;
-            let rules = Rules::new(v);
-            let max = rules.max_seeds().min(MAX_TIER);
-            let up_to = Tables::open(dir, &rules, max, false)
-                .ok()?
-                .complete_up_to()?;
-            Some(json!({
-                "key": key,
-                "tiers": up_to,
-                "params": params_of(rules.variant()),
-            }))
-        })
-        .collect()
+    for key in keys {
+        let Some(v) = Variant::from_key(&key) else {
+            continue;
+        };
+        if config.vu_dir.is_some() && v == Variant::preset(Preset::Awari) {
+            continue; // served from the published files
+        }
+        let rules = Rules::new(v);
+        let max = rules.max_seeds().min(MAX_TIER);
+        let up_to = Tables::open(&config.dir, &rules, max, false)
+            .ok()
+            .and_then(|t| t.complete_up_to());
+        if let Some(up_to) = up_to {
+            out.push(built(&rules, up_to, "tables"));
+        }
+    }
+    out
+}
+
+fn built(rules: &Rules, up_to: usize, source: &str) -> Value {
+    json!({
+        "key": rules.variant().key(),
+        "up_to_seeds": up_to,
+        "source": source,
+        "params": params_of(rules.variant()),
+    })
 }
 
 /// The request parameters that name `v`.
@@ -461,10 +223,14 @@ fn params_of(v: &Variant) -> Value {
 }
 
 /// `GET /api/play`: the board after the moves, as `mancala play --json`, with the position
-/// as a query takes it and the seeds in the pits.
-async fn play(State(s): State<Arc<Shared>>, Query(p): Params) -> Result<Json<Value>, ApiError> {
-    let set = s.rule_set(&spec(&p)?).await?;
-    let g = game_of(&set.rules, &p)?;
+/// as a query takes it, the seeds in the pits and the tables' reach.
+async fn play(
+    State(s): State<Arc<Shared>>,
+    q: Result<Query<Vec<(String, String)>>, QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let p = pairs(q)?;
+    let set = rule_set(&s, &p).await?;
+    let (g, _) = request::game(&set.rules, &p)?;
     let mut v = json::game(&g);
     v["position"] = json!(json::position_text(&g));
     v["seeds"] = json!(g.board().total());
@@ -472,13 +238,15 @@ async fn play(State(s): State<Arc<Shared>>, Query(p): Params) -> Result<Json<Val
     Ok(Json(v))
 }
 
-/// `GET /api/query`: the value and every move's, as `mancala query --json`; from the tables
-/// when they hold the position, else by a search within the time limit (or, with
-/// `tables_only=true`, a 404 that says which tiers are built).
-async fn query(State(s): State<Arc<Shared>>, Query(p): Params) -> Result<Json<Value>, ApiError> {
-    let set = s.rule_set(&spec(&p)?).await?;
-    let seconds = s.seconds(&p)?;
-    let b = game_of(&set.rules, &p)?.board();
+/// The answer of one position: from the tables when they hold it and its moves, else by a
+/// search within `seconds` (or, with `tables_only`, a 404 that says which tiers are built).
+async fn answer(
+    s: &Arc<Shared>,
+    set: &Arc<RuleSet>,
+    b: Board,
+    seconds: f64,
+    tables_only: bool,
+) -> Result<Value, ApiError> {
     let n = b.total() as usize;
     let key = set.rules.variant().key();
     if let Some(a) = set
@@ -486,9 +254,9 @@ async fn query(State(s): State<Arc<Shared>>, Query(p): Params) -> Result<Json<Va
         .table_answer(b)
         .map_err(|e| ApiError::oracle(e, &key))?
     {
-        return Ok(Json(json::answer(&a, n)));
+        return Ok(json::answer(&a, n));
     }
-    if param(&p, "tables_only") == Some("true") {
+    if tables_only {
         let built = match set.reader.tables_up_to() {
             Some(k) => format!("it has tiers 0..={k}"),
             None => "it has none".into(),
@@ -500,19 +268,195 @@ async fn query(State(s): State<Arc<Shared>>, Query(p): Params) -> Result<Json<Va
             ),
         ));
     }
-    let a = s.search(set, seconds, move |o| o.query(b, &())).await?;
-    Ok(Json(json::answer(&a, n)))
+    let a = s
+        .search(set.clone(), seconds, move |o| o.query(b, &()))
+        .await?;
+    Ok(json::answer(&a, n))
+}
+
+/// `GET /api/query`: the value and every move's, as `mancala query --json`.
+async fn query(
+    State(s): State<Arc<Shared>>,
+    q: Result<Query<Vec<(String, String)>>, QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let p = pairs(q)?;
+    let set = rule_set(&s, &p).await?;
+    let seconds = request::seconds(&p, s.config.max_seconds)?;
+    let tables_only = flag(&p, "tables_only")?;
+    let (_, b) = request::game(&set.rules, &p)?;
+    answer(&s, &set, b, seconds, tables_only).await.map(Json)
+}
+
+/// `POST /api/query`: many positions of one rule set at once. The body is a JSON object with
+/// the variant's parameters as a query string names them, `positions` (each a position
+/// string or an array of pit counts, at most [`MAX_BATCH`]) and optionally `tables_only`
+/// and `max_seconds` (for the whole request: positions above the tables are searched one
+/// after another while time is left). The answer is `{"answers": [...]}`, one per position
+/// in order: what `GET /api/query` answers for it, or `{"error", "status"}`.
+async fn batch(
+    State(s): State<Arc<Shared>>,
+    body: Result<Json<Value>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let Json(body) = body.map_err(|e| {
+        ApiError::bad(format!(
+            "the body must be a JSON object with the variant's parameters and \"positions\": {}",
+            e.body_text()
+        ))
+    })?;
+    let Some(fields) = body.as_object() else {
+        return Err(ApiError::bad(
+            "the body must be a JSON object with the variant's parameters and \"positions\"",
+        ));
+    };
+    let mut p = Vec::new();
+    let mut positions = None;
+    for (k, v) in fields {
+        match (k.as_str(), v) {
+            ("positions", Value::Array(list)) => positions = Some(list),
+            ("positions", _) => return Err(ApiError::bad("positions must be an array")),
+            ("position" | "moves", _) => {
+                return Err(ApiError::bad(format!(
+                    "{k} is not taken by a batch: give every position in positions"
+                )))
+            }
+            (_, Value::Array(items)) => {
+                for item in items {
+                    p.push((k.clone(), scalar(k, item)?));
+                }
+            }
+            (_, v) => p.push((k.clone(), scalar(k, v)?)),
+        }
+    }
+    let positions = positions.ok_or_else(|| ApiError::bad("give positions: [...]"))?;
+    if positions.len() > MAX_BATCH {
+        return Err(ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "{} positions: a batch holds at most {MAX_BATCH}; split it",
+                positions.len()
+            ),
+        ));
+    }
+    let set = rule_set(&s, &p).await?;
+    let seconds = request::seconds(&p, s.config.max_seconds)?;
+    let tables_only = flag(&p, "tables_only")?;
+    let boards: Vec<Result<Board, ApiError>> = positions
+        .iter()
+        .enumerate()
+        .map(|(i, v)| position_of(&set.rules, v).map_err(|e| at(i, e)))
+        .collect();
+    // Table reads first, on a blocking thread (thousands of them), then the searches.
+    let reads = {
+        let set = set.clone();
+        let boards: Vec<Option<Board>> = boards.iter().map(|b| b.as_ref().ok().copied()).collect();
+        tokio::task::spawn_blocking(move || {
+            let key = set.rules.variant().key();
+            boards
+                .into_iter()
+                .map(|b| {
+                    let b = b?;
+                    Some(
+                        set.reader
+                            .table_answer(b)
+                            .map(|a| a.map(|a| json::answer(&a, b.total() as usize)))
+                            .map_err(|e| ApiError::oracle(e, &key)),
+                    )
+                })
+                .collect::<Vec<_>>()
+        })
+        .await
+        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?
+    };
+    let deadline = Instant::now() + std::time::Duration::from_secs_f64(seconds);
+    let mut answers = Vec::with_capacity(boards.len());
+    for (i, (b, read)) in boards.into_iter().zip(reads).enumerate() {
+        let one = match (b, read) {
+            (Err(e), _) => Err(e),
+            (Ok(_), Some(Err(e))) => Err(e),
+            (Ok(_), Some(Ok(Some(a)))) => Ok(a),
+            (Ok(b), _) => {
+                let left = deadline
+                    .saturating_duration_since(Instant::now())
+                    .as_secs_f64();
+                if left <= 0.0 && !tables_only {
+                    Err(ApiError::new(
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        "the request's time ran out before this position's search: send it again",
+                    ))
+                } else {
+                    answer(&s, &set, b, left.max(0.001), tables_only).await
+                }
+            }
+        };
+        answers.push(one.unwrap_or_else(|e| {
+            let mut v = e.json();
+            v["status"] = json!(e.status.as_u16());
+            v["index"] = json!(i);
+            v
+        }));
+    }
+    Ok(Json(json!({ "answers": answers })))
+}
+
+/// A batch field's value as a query string would give it.
+fn scalar(name: &str, v: &Value) -> Result<String, ApiError> {
+    match v {
+        Value::String(s) => Ok(s.clone()),
+        Value::Number(n) => Ok(n.to_string()),
+        Value::Bool(b) => Ok(b.to_string()),
+        _ => Err(ApiError::bad(format!(
+            "{name} must be a string, a number or true/false"
+        ))),
+    }
+}
+
+/// A batch position: a position string, or an array of pit counts.
+fn position_of(rules: &Rules, v: &Value) -> Result<Board, ApiError> {
+    let text = match v {
+        Value::String(s) => s.clone(),
+        Value::Array(items) => {
+            let words: Option<Vec<String>> = items
+                .iter()
+                .map(|x| match x {
+                    Value::Number(n) => Some(n.to_string()),
+                    Value::String(s) => Some(s.clone()),
+                    _ => None,
+                })
+                .collect();
+            words
+                .ok_or_else(|| ApiError::bad("a position's array holds pit counts"))?
+                .join(" ")
+        }
+        _ => {
+            return Err(ApiError::bad(
+                "a position is a string (\"1 1 1 ...\") or an array of pit counts",
+            ))
+        }
+    };
+    request::board(rules, &text)
+}
+
+/// An error of the batch's position `i`, which says which.
+fn at(i: usize, e: ApiError) -> ApiError {
+    ApiError {
+        status: e.status,
+        message: format!("positions[{i}]: {}", e.message),
+    }
 }
 
 /// `GET /api/solve`: value (or the bounds proven when the time limit came first), best
 /// moves and a principal variation, as `mancala solve --json`.
-async fn solve(State(s): State<Arc<Shared>>, Query(p): Params) -> Result<Json<Value>, ApiError> {
-    let set = s.rule_set(&spec(&p)?).await?;
-    let seconds = s.seconds(&p)?;
-    let b = game_of(&set.rules, &p)?.board();
+async fn solve(
+    State(s): State<Arc<Shared>>,
+    q: Result<Query<Vec<(String, String)>>, QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let p = pairs(q)?;
+    let set = rule_set(&s, &p).await?;
+    let seconds = request::seconds(&p, s.config.max_seconds)?;
+    let (_, b) = request::game(&set.rules, &p)?;
     let key = set.rules.variant().key();
     let tables = set.reader.tables_up_to();
-    let started = std::time::Instant::now();
+    let started = Instant::now();
     let read = |e| ApiError::oracle(e, &key);
     if let Some(a) = set.reader.table_answer(b).map_err(read)? {
         let pv = set.reader.table_line(b).map_err(read)?;

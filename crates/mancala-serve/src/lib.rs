@@ -7,23 +7,29 @@
 //! | `GET /api/variants` | the presets with tables, and the rule sets built in the folder |
 //! | `GET /api/play?variant=V&position=P&moves=M` | the board after the moves (as `mancala play --json`, with `position`: the position as queries take it) |
 //! | `GET /api/query?variant=V&position=P` | its value and every move's (as `mancala query --json`); `tables_only=true`: from the tables or a 404 |
+//! | `POST /api/query` | a batch: `{"variant": V, ..., "positions": [P, ...]}` gives `{"answers": [...]}`, each what `GET` gives or `{"error", "status"}` |
 //! | `GET /api/solve?variant=V&position=P&max_seconds=S` | value or proven bounds, best moves, a principal variation (as `mancala solve --json`) |
 //!
 //! The variant is named as on the command line: `variant`, and optionally `pits`, `seeds`,
 //! `empty_capture=true`, `grand_slam`, `rule` (repeatable) and `owners`. Without `position`,
-//! the game's start. Bad input gets a 4xx answer `{"error": "..."}` that says what to fix.
+//! the game's start; `to_move=north` draws a position with North to move (its value is the
+//! same). Bad input gets a 4xx answer `{"error": "..."}` that says what to fix, in the API's
+//! words. Every answer allows any origin (CORS): any page may call the API.
 //!
 //! Table reads run on the request threads, many at once over tables opened once per rule
 //! set. Searches (positions above the tables) run on their own threads, at most
 //! [`Config::searches`] at a time, each within the time limit, so a burst of them cannot
 //! starve the table reads. No request names a file: a rule set's tables are found under the
-//! folder by its key.
+//! folder by its key (or, for Awari, among the published database's files given to the
+//! server). Each rule set is opened for its whole variant, seeds included (see `sets`).
 
 #![warn(missing_docs)]
 
 mod api;
+mod request;
+mod sets;
 
-pub use api::router;
+pub use api::{router, MAX_BATCH};
 
 use std::path::PathBuf;
 
@@ -32,6 +38,9 @@ use std::path::PathBuf;
 pub struct Config {
     /// The table folder (each rule set's tables in a subfolder named by its key).
     pub dir: PathBuf,
+    /// A folder of the published Awari database's files (`scores.N`): Awari at its default
+    /// size is answered from them instead of from `dir`.
+    pub vu_dir: Option<PathBuf>,
     /// The longest a search may take, seconds (a request may ask for less).
     pub max_seconds: f64,
     /// Searches running at once, at most.
@@ -46,6 +55,7 @@ impl Default for Config {
     fn default() -> Config {
         Config {
             dir: PathBuf::from("databases"),
+            vu_dir: None,
             max_seconds: 5.0,
             searches: 1,
             search_threads: std::thread::available_parallelism().map_or(1, |n| n.get()),

@@ -186,7 +186,8 @@ fn the_variants_list_the_presets_and_the_tables_built() {
     let built = v["built"].as_array().unwrap();
     assert_eq!(built.len(), 1, "{built:?}");
     assert_eq!(built[0]["key"], "awari-6x4");
-    assert_eq!(built[0]["tiers"], 16);
+    assert_eq!(built[0]["up_to_seeds"], 16);
+    assert_eq!(built[0]["source"], "tables");
     assert_eq!(built[0]["params"]["variant"], "awari");
     // The page is served from the binary.
     let page = ureq::get(&url)
@@ -196,4 +197,193 @@ fn the_variants_list_the_presets_and_the_tables_built() {
         .read_to_string()
         .unwrap();
     assert!(page.contains("<svg id=\"board\""), "the page");
+}
+
+#[test]
+fn every_answer_allows_any_origin_and_preflights_are_answered() {
+    let url = start(tables());
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into();
+    for path in [
+        "/api/variants",
+        "/api/query?variant=awari&position=0%200%201%202%200%203%201%200%200%202%200%201",
+        "/api/query?variant=nope",
+        "/api/nothing",
+    ] {
+        let r = agent.get(&format!("{url}{path}")).call().unwrap();
+        assert_eq!(
+            r.headers()
+                .get("access-control-allow-origin")
+                .map(|v| v.to_str().unwrap()),
+            Some("*"),
+            "{path}"
+        );
+    }
+    // A page elsewhere POSTing JSON asks first.
+    let r = agent
+        .run(
+            ureq::http::Request::builder()
+                .method("OPTIONS")
+                .uri(format!("{url}/api/query"))
+                .header("origin", "https://example.org")
+                .header("access-control-request-method", "POST")
+                .header("access-control-request-headers", "content-type")
+                .body(())
+                .unwrap(),
+        )
+        .unwrap();
+    assert!(r.status().is_success(), "{}", r.status());
+    let h = |name: &str| {
+        r.headers()
+            .get(name)
+            .map(|v| v.to_str().unwrap().to_string())
+            .unwrap_or_default()
+    };
+    assert_eq!(h("access-control-allow-origin"), "*");
+    assert!(h("access-control-allow-methods").contains("POST"));
+    assert!(h("access-control-allow-headers").contains("content-type"));
+}
+
+#[test]
+fn a_batch_answers_as_the_single_calls_do() {
+    let url = start(tables());
+    // Positions of 0..16 seeds from random play, a terminal one, one above the tables (17
+    // seeds: searched) and a bad one.
+    let rules = Rules::new(Variant::preset(Preset::Awari));
+    let mut positions: Vec<String> = Vec::new();
+    let mut seed = 12345u64;
+    while positions.len() < 300 {
+        let mut g = Game::from_position(
+            rules.clone(),
+            mancala_rules::parse_position(&rules, "2 2 2 2 1 1 1 1 1 1 1 1").unwrap(),
+            mancala_rules::Side::South,
+        );
+        while !g.is_over() {
+            let legal = g.legal();
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            g.play(legal[(seed >> 33) as usize % legal.len()]).unwrap();
+            let words: Vec<String> = g.board().pits(12).iter().map(|p| p.to_string()).collect();
+            positions.push(words.join(" "));
+        }
+    }
+    positions.push("0 0 0 0 0 0 5 3 0 0 0 0".into());
+    positions.push("3 2 2 2 1 1 1 1 1 1 1 1".into());
+    positions.push("1 2 3".into());
+    let mut list: Vec<serde_json::Value> = positions.iter().map(|p| serde_json::json!(p)).collect();
+    // A position may also be an array of pit counts.
+    list.push(serde_json::json!([1, 1, 1, 1, 1, 2, 4, 2, 3, 0, 0, 0]));
+    positions.push(VU.into());
+    let body = serde_json::json!({"variant": "awari", "positions": list});
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into();
+    let mut r = agent
+        .post(&format!("{url}/api/query"))
+        .send_json(&body)
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+    let v: serde_json::Value = r.body_mut().read_json().unwrap();
+    let answers = v["answers"].as_array().unwrap();
+    assert_eq!(answers.len(), positions.len());
+    for (p, a) in positions.iter().zip(answers) {
+        let (status, single) = get(&format!(
+            "{url}/api/query?variant=awari&position={}",
+            esc(p)
+        ));
+        if status == 200 {
+            assert_eq!(a, &single, "{p}");
+        } else {
+            assert_eq!(a["status"], status, "{p}: {a}");
+            assert!(a["error"].as_str().unwrap().contains("positions["), "{a}");
+        }
+    }
+    assert_eq!(answers.last().unwrap()["value"], 0);
+    assert_eq!(
+        move_values(answers.last().unwrap()),
+        [-1, -1, -2, -2, -2, 0]
+    );
+    assert_eq!(answers[answers.len() - 2]["status"], 400);
+    assert_eq!(answers[answers.len() - 3]["source"], "search");
+    // A batch is bounded, and a malformed body is a 400 that says what to send.
+    let many = vec![serde_json::json!(VU); mancala_serve::MAX_BATCH + 1];
+    let r = agent
+        .post(&format!("{url}/api/query"))
+        .send_json(serde_json::json!({"variant": "awari", "positions": many}))
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 413);
+    for (body, needle) in [
+        ("[1, 2]", "JSON object"),
+        ("{\"variant\": \"awari\"}", "positions"),
+        ("{\"variant\": \"awari\", \"positions\": 3}", "array"),
+        ("{\"positions\": []}", "variant"),
+        ("not json", "JSON"),
+    ] {
+        let mut r = agent
+            .post(&format!("{url}/api/query"))
+            .header("content-type", "application/json")
+            .send(body)
+            .unwrap();
+        assert_eq!(r.status().as_u16(), 400, "{body}");
+        let e: serde_json::Value = r.body_mut().read_json().unwrap();
+        assert!(e["error"].as_str().unwrap().contains(needle), "{body}: {e}");
+    }
+}
+
+#[test]
+fn refusals_at_the_http_level_are_json_too() {
+    let url = start(tables());
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into();
+    let mut r = agent.delete(&format!("{url}/api/query")).call().unwrap();
+    assert_eq!(r.status().as_u16(), 405);
+    let e: serde_json::Value = r.body_mut().read_json().unwrap();
+    assert!(e["error"].as_str().unwrap().contains("GET"), "{e}");
+    // Yes/no parameters are spelled one way: another spelling is refused, not read as no.
+    let (status, e) = get(&format!("{url}/api/query?variant=awari&tables_only=yes"));
+    assert_eq!(status, 400);
+    assert!(e["error"].as_str().unwrap().contains("tables_only"), "{e}");
+    // Messages speak of parameters, not of command-line flags.
+    let (status, e) = get(&format!(
+        "{url}/api/query?variant=awari&position=9%209%209%209%209%209%209%209%209%209%209%209"
+    ));
+    assert_eq!(status, 400);
+    let msg = e["error"].as_str().unwrap();
+    assert!(!msg.contains("--"), "{msg}");
+}
+
+#[test]
+fn the_published_files_are_served_as_awari() {
+    // The published database's form of the 16-seed tables (`mancala export --vu`): Awari is
+    // answered from them, the published example with its published values.
+    let vu = std::env::temp_dir().join(format!("mancala-serve-vu-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&vu);
+    let rules = Rules::new(Variant::preset(Preset::Awari));
+    mancala_tables::published::export(&rules, tables(), &vu, 16).unwrap();
+    let empty = vu.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let url = common::start_with(mancala_serve::Config {
+        dir: empty.clone(),
+        vu_dir: Some(vu.clone()),
+        ..mancala_serve::Config::default()
+    });
+    let (status, a) = get(&format!(
+        "{url}/api/query?variant=awari&position={}",
+        esc(VU)
+    ));
+    assert_eq!(status, 200, "{a}");
+    assert_eq!(a["value"], 0);
+    assert_eq!(move_values(&a), [-1, -1, -2, -2, -2, 0]);
+    assert_eq!(a["source"], "table");
+    let (_, v) = get(&format!("{url}/api/variants"));
+    assert_eq!(v["built"][0]["key"], "awari-6x4");
+    assert_eq!(v["built"][0]["source"], "published");
+    assert_eq!(v["built"][0]["up_to_seeds"], 16);
+    std::fs::remove_dir_all(&vu).unwrap();
 }

@@ -31,11 +31,15 @@ pub fn tables() -> &'static Path {
 /// Starts a server over `dir` on 127.0.0.1, any free port, with a 10-second search limit;
 /// returns its address (`http://127.0.0.1:PORT`). It runs until the test process ends.
 pub fn start(dir: &Path) -> String {
-    let config = mancala_serve::Config {
+    start_with(mancala_serve::Config {
         dir: dir.to_path_buf(),
         max_seconds: 10.0,
         ..mancala_serve::Config::default()
-    };
+    })
+}
+
+/// Starts a server of `config` on 127.0.0.1, any free port; returns its address.
+pub fn start_with(config: mancala_serve::Config) -> String {
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let rt = tokio::runtime::Builder::new_multi_thread()

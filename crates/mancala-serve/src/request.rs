@@ -1,0 +1,241 @@
+//! What a request asks, read from its parameters, and the answer for a request that cannot be
+//! answered: its status and a message in the API's own words.
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use mancala_oracle::OracleError;
+use mancala_rules::{parse_moves, parse_position, Board, Game, GameSpec, Rules, Side};
+use mancala_search::SearchError;
+use mancala_tables::TableError;
+use serde_json::json;
+
+/// A request that cannot be answered: its status and what to do.
+#[derive(Debug)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub message: String,
+}
+
+impl ApiError {
+    /// A 400: the request is wrong, and the message says how.
+    pub fn bad(message: impl std::fmt::Display) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, message)
+    }
+
+    pub fn new(status: StatusCode, message: impl std::fmt::Display) -> ApiError {
+        ApiError {
+            status,
+            message: api_words(&message.to_string()),
+        }
+    }
+
+    /// An oracle's error: a tier not built is the client's to fix (404); a search out of
+    /// time or a damaged table is the server's side (503, 500).
+    pub fn oracle(e: OracleError, key: &str) -> ApiError {
+        match e {
+            OracleError::Table(TableError::Missing { tier, .. })
+            | OracleError::Search(SearchError::Table(TableError::Missing { tier, .. })) => {
+                ApiError::new(
+                    StatusCode::NOT_FOUND,
+                    format!(
+                        "tier {tier} of {key} is not built on this server: ask for a position with fewer seeds, or build the tables (`mancala build`) into its folder"
+                    ),
+                )
+            }
+            OracleError::Search(SearchError::OutOfTime { lo, hi }) => ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "no exact answer within the time limit (the value lies in [{lo}, {hi}]): /api/solve gives the bounds, or ask for a position with fewer seeds"
+                ),
+            ),
+            OracleError::Search(SearchError::TooBig { .. }) => ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!("{e}: this server cannot search it; ask for a position with fewer seeds"),
+            ),
+            e => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e),
+        }
+    }
+
+    /// The answer's JSON: `{"error": message}`.
+    pub fn json(&self) -> serde_json::Value {
+        json!({ "error": self.message })
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, Json(self.json())).into_response()
+    }
+}
+
+/// The libraries name options as the command line spells them (`--seeds`); a web client
+/// sends parameters (`seeds`). Every message the API sends says the parameter.
+fn api_words(message: &str) -> String {
+    const FLAGS: &[(&str, &str)] = &[
+        ("--empty-capture", "empty_capture"),
+        ("--grand-slam", "grand_slam"),
+        ("--position", "position"),
+        ("--owners", "owners"),
+        ("--pits", "pits"),
+        ("--seeds", "seeds"),
+        ("--rule", "rule"),
+        ("`mancala variants`", "/api/variants"),
+        ("mancala variants", "/api/variants"),
+    ];
+    let mut out = message.to_string();
+    for (flag, param) in FLAGS {
+        out = out.replace(flag, param);
+    }
+    out
+}
+
+/// The query string as pairs (a name may come more than once: `rule`).
+pub type Pairs = [(String, String)];
+
+/// The names a request may give.
+pub const NAMES: &[&str] = &[
+    "variant",
+    "pits",
+    "seeds",
+    "empty_capture",
+    "grand_slam",
+    "rule",
+    "owners",
+    "position",
+    "to_move",
+    "moves",
+    "max_seconds",
+    "tables_only",
+];
+
+/// The one value of `name` (the last one given).
+pub fn param<'a>(p: &'a Pairs, name: &str) -> Option<&'a str> {
+    p.iter()
+        .rev()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.as_str())
+}
+
+/// A yes/no parameter, spelled one way everywhere: `true`/`1` or `false`/`0` (absent or
+/// empty: `false`); any other spelling is refused rather than read as one of them.
+pub fn flag(p: &Pairs, name: &str) -> Result<bool, ApiError> {
+    match param(p, name) {
+        None | Some("") | Some("false") | Some("0") => Ok(false),
+        Some("true") | Some("1") => Ok(true),
+        Some(v) => Err(ApiError::bad(format!(
+            "{name} must be true or false (or 1 or 0), not '{v}'"
+        ))),
+    }
+}
+
+/// The variant a request names.
+pub fn spec(p: &Pairs) -> Result<GameSpec, ApiError> {
+    if let Some((k, _)) = p.iter().find(|(k, _)| !NAMES.contains(&k.as_str())) {
+        return Err(ApiError::bad(format!(
+            "unknown parameter '{k}': the parameters are {}",
+            NAMES.join(", ")
+        )));
+    }
+    let preset = param(p, "variant").ok_or_else(|| {
+        ApiError::bad("give variant=NAME (/api/variants lists the presets with tables)")
+    })?;
+    let count = |name: &str| -> Result<Option<u32>, ApiError> {
+        match param(p, name) {
+            None | Some("") => Ok(None),
+            Some(v) => match v.parse::<u32>() {
+                Ok(n @ 1..=1000) => Ok(Some(n)),
+                _ => Err(ApiError::bad(format!(
+                    "{name} must be a small positive number, not '{v}'"
+                ))),
+            },
+        }
+    };
+    Ok(GameSpec {
+        preset: preset.trim().to_ascii_lowercase(),
+        pits: count("pits")?,
+        seeds: count("seeds")?,
+        empty_capture: flag(p, "empty_capture")?,
+        grand_slam: param(p, "grand_slam")
+            .filter(|g| !g.is_empty())
+            .map(str::to_string),
+        rules: p
+            .iter()
+            .filter(|(k, _)| k == "rule")
+            .map(|(_, v)| v.clone())
+            .collect(),
+        owners: param(p, "owners")
+            .filter(|o| !o.is_empty())
+            .map(str::to_string),
+        ..GameSpec::default()
+    })
+}
+
+/// The longest a request's search may take: its `max_seconds`, at most `most`.
+pub fn seconds(p: &Pairs, most: f64) -> Result<f64, ApiError> {
+    match param(p, "max_seconds") {
+        None | Some("") => Ok(most),
+        Some(v) => match v.parse::<f64>() {
+            Ok(s) if s > 0.0 && s <= most => Ok(s),
+            _ => Err(ApiError::bad(format!(
+                "max_seconds must be a number of seconds above 0 and at most {most} (this server's limit), not '{v}'"
+            ))),
+        },
+    }
+}
+
+/// The side to move a request gives (`to_move`), if any.
+fn side(p: &Pairs) -> Result<Option<Side>, ApiError> {
+    match param(p, "to_move") {
+        None | Some("") => Ok(None),
+        Some("south") => Ok(Some(Side::South)),
+        Some("north") => Ok(Some(Side::North)),
+        Some(v) => Err(ApiError::bad(format!(
+            "to_move must be south or north, not '{v}'"
+        ))),
+    }
+}
+
+/// A position as a query takes it (the side to move's pits first).
+pub fn board(rules: &Rules, text: &str) -> Result<Board, ApiError> {
+    parse_position(rules, text).map_err(|e| ApiError::bad(format!("position: {e}")))
+}
+
+/// The game a request describes, and the position a question about it asks about. Its
+/// position (the start without one) with `to_move` to move (South by default: a position is
+/// the same for either side, which only says where it is drawn), then its moves. Without
+/// moves the position asked is the one given, exactly as the command line reads it; after
+/// moves it is where they lead ([`Game::position`]).
+pub fn game(rules: &Rules, p: &Pairs) -> Result<(Game, Board), ApiError> {
+    let given = match param(p, "position").filter(|t| !t.trim().is_empty()) {
+        Some(text) => Some(board(rules, text)?),
+        None => None,
+    };
+    let named = side(p)?;
+    let start = given.unwrap_or_else(|| rules.start());
+    let mover = match (named, start.north()) {
+        (_, true) => Side::North,
+        (Some(s), false) if !rules.sided() => s,
+        (Some(Side::North), false) => {
+            return Err(ApiError::bad(
+                "to_move: where the players own different pits the side to move is the position's last word (north)",
+            ))
+        }
+        _ => Side::South,
+    };
+    let mut g = Game::from_position(rules.clone(), start, mover);
+    let moves = param(p, "moves").filter(|t| !t.trim().is_empty());
+    if let Some(text) = moves {
+        let moves = parse_moves(rules.move_limit(), text)
+            .map_err(|e| ApiError::bad(format!("moves: {e}")))?;
+        for (i, &pit) in moves.iter().enumerate() {
+            g.play(pit)
+                .map_err(|e| ApiError::bad(format!("move {} of moves: {e}", i + 1)))?;
+        }
+    }
+    let asked = match moves {
+        None => start,
+        Some(_) => g.position(),
+    };
+    Ok((g, asked))
+}

@@ -1,0 +1,226 @@
+//! The rule sets the requests name, each opened once: its tables for every reader, and a
+//! searcher that keeps its transposition table between questions.
+//!
+//! A rule set is kept by its whole [`Variant`], never by its table key alone. Kalah's key
+//! (`kalah-6p`) leaves out the starting seeds because the tables do not depend on them, but
+//! the rules do: the start position, the seeds a pit can hold (the sowings are worked out up to
+//! the game's total) and so every answer above the tables. Keyed by the table key, the first
+//! request's 3-seed rules once answered for 4 seeds. Two rule sets of one key open the same
+//! files; the operating system shares their mapped pages.
+
+use crate::request::ApiError;
+use crate::Config;
+use axum::http::StatusCode;
+use mancala_oracle::{Options, Oracle, OracleError, Settings, TableSize};
+use mancala_rules::{Preset, Rules, Variant};
+use mancala_tables::{published, MAX_TIER};
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::{OnceCell, Semaphore};
+
+/// Rule sets kept open at most; the one asked for least recently goes first (with its
+/// searcher's transposition table), so that requests naming ever new variants cannot make
+/// the server's memory grow without bound.
+const KEEP: usize = 16;
+
+/// What every request shares: the configuration, the rule sets opened so far, and the
+/// permits of the searches.
+pub struct Shared {
+    pub config: Config,
+    sets: Mutex<Sets>,
+    searches: Arc<Semaphore>,
+}
+
+/// The rule sets asked for, by variant: each opened once (by the first request that names
+/// it, off the request threads), with when it was last asked for.
+#[derive(Default)]
+struct Sets {
+    open: HashMap<Variant, (Opening, u64)>,
+    clock: u64,
+}
+
+/// A rule set once opened (the first request to find it empty opens it).
+type Opening = Arc<OnceCell<Arc<RuleSet>>>;
+
+/// One rule set: its tables opened once for every reader, and a searcher made at the first
+/// search (one search of a rule set at a time: it keeps its transposition table between
+/// questions).
+pub struct RuleSet {
+    pub rules: Rules,
+    /// Where its tables come from: the largest tier to open, and whether they are the
+    /// published database's files.
+    tables: Source,
+    pub reader: Oracle,
+    searcher: Mutex<Option<Oracle>>,
+}
+
+/// The tables of a rule set.
+#[derive(Clone, Copy)]
+enum Source {
+    /// None in the folder: every answer is searched.
+    None,
+    /// This program's files, tiers `0..=max` of those present.
+    Built(usize),
+    /// The published Awari database's files `scores.N` (`serve --vu-dir`).
+    Published(usize),
+}
+
+/// Locks `m`, whatever a panicking holder left (the maps and oracles stay consistent: a
+/// panic never leaves one half changed).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl Shared {
+    pub fn new(config: Config) -> Shared {
+        Shared {
+            searches: Arc::new(Semaphore::new(config.searches.max(1))),
+            config,
+            sets: Mutex::new(Sets::default()),
+        }
+    }
+
+    /// The rule set of `variant`, opened at its first request (off the request threads;
+    /// other requests wait only for the rule set they name).
+    pub async fn rule_set(self: &Arc<Self>, variant: Variant) -> Result<Arc<RuleSet>, ApiError> {
+        let cell = {
+            let mut sets = lock(&self.sets);
+            sets.clock += 1;
+            let now = sets.clock;
+            let cell = {
+                let entry = sets
+                    .open
+                    .entry(variant)
+                    .or_insert_with(|| (Arc::new(OnceCell::new()), now));
+                entry.1 = now;
+                entry.0.clone()
+            };
+            if sets.open.len() > KEEP {
+                let oldest = sets
+                    .open
+                    .iter()
+                    .filter(|(v, _)| **v != variant)
+                    .min_by_key(|(_, (_, used))| *used)
+                    .map(|(v, _)| *v);
+                if let Some(v) = oldest {
+                    sets.open.remove(&v);
+                }
+            }
+            cell
+        };
+        let shared = self.clone();
+        cell.get_or_try_init(|| async move {
+            tokio::task::spawn_blocking(move || shared.open(variant))
+                .await
+                .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?
+        })
+        .await
+        .cloned()
+    }
+
+    /// Opens a rule set: for Awari (the published database's rule set, at its default size)
+    /// the published files when the server was given them, else its tiers in the folder (headers checked; `mancala verify` checks
+    /// every byte), or none.
+    fn open(&self, variant: Variant) -> Result<Arc<RuleSet>, ApiError> {
+        let rules = Rules::new(variant);
+        let published = self
+            .config
+            .vu_dir
+            .as_deref()
+            .filter(|_| *rules.variant() == Variant::preset(Preset::Awari))
+            .and_then(|vu| highest_published(vu, &rules));
+        let tables = match (published, highest_tier(&self.config.dir, &rules)) {
+            (Some(max), _) => Source::Published(max),
+            (None, Some(max)) => Source::Built(max),
+            (None, None) => Source::None,
+        };
+        let reader = self.oracle(&rules, tables)?;
+        Ok(Arc::new(RuleSet {
+            rules,
+            tables,
+            reader,
+            searcher: Mutex::new(None),
+        }))
+    }
+
+    /// An oracle over `tables`.
+    fn oracle(&self, rules: &Rules, tables: Source) -> Result<Oracle, ApiError> {
+        let c = &self.config;
+        let settings = Settings {
+            dir: c.dir.clone(),
+            tables: TableSize::Auto,
+            search: Options {
+                hash_mb: c.hash_mb.max(1),
+                threads: c.search_threads.max(1),
+                time_limit: Some(c.max_seconds),
+                ..Options::default()
+            },
+        };
+        let mut oracle = Oracle::new(rules.clone(), settings);
+        let key = rules.variant().key();
+        let opened = match (tables, &c.vu_dir) {
+            (Source::Built(max), _) => oracle.open_built_checked(max, false),
+            (Source::Published(max), Some(vu)) => oracle.use_published(vu, max),
+            _ => Ok(()),
+        };
+        opened.map_err(|e| ApiError::oracle(e, &key))?;
+        Ok(oracle)
+    }
+
+    /// Runs `f` on the rule set's searcher off the request threads, once a search permit is
+    /// free (waiting for one at most `seconds`), with `seconds` as its time limit.
+    pub async fn search<T: Send + 'static>(
+        self: &Arc<Self>,
+        set: Arc<RuleSet>,
+        seconds: f64,
+        f: impl FnOnce(&mut Oracle) -> Result<T, OracleError> + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let key = set.rules.variant().key();
+        let wait = Duration::from_secs_f64(seconds);
+        let permit = tokio::time::timeout(wait, self.searches.clone().acquire_owned())
+            .await
+            .map_err(|_| {
+                ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "every search slot is busy: try again in a few seconds",
+                )
+            })?
+            .map_err(|_| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "shutting down"))?;
+        let shared = self.clone();
+        tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            let mut searcher = lock(&set.searcher);
+            if searcher.is_none() {
+                *searcher = Some(shared.oracle(&set.rules, set.tables)?);
+            }
+            let oracle = searcher.as_mut().expect("made above");
+            oracle.set_time_limit(Some(seconds));
+            f(oracle).map_err(|e| ApiError::oracle(e, &key))
+        })
+        .await
+        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?
+    }
+}
+
+/// The largest tier of `rules` with a file in the table folder `dir`.
+pub fn highest_tier(dir: &Path, rules: &Rules) -> Option<usize> {
+    let folder = dir.join(rules.variant().key());
+    std::fs::read_dir(folder)
+        .ok()?
+        .filter_map(|e| {
+            let name = e.ok()?.file_name().into_string().ok()?;
+            let n = name.strip_prefix("tier-")?.strip_suffix(".mtb")?;
+            n.parse::<usize>().ok()
+        })
+        .filter(|&n| n <= rules.max_seeds().min(MAX_TIER))
+        .max()
+}
+
+/// The largest tier of the published database with a file `scores.N` in `dir`.
+pub fn highest_published(dir: &Path, rules: &Rules) -> Option<usize> {
+    (0..=rules.max_seeds().min(MAX_TIER))
+        .rev()
+        .find(|&n| published::file_path(dir, n).is_file())
+}
