@@ -223,16 +223,19 @@ fn params_of(v: &Variant) -> Value {
 }
 
 /// `GET /api/play`: the board after the moves, as `mancala play --json`, with the position
-/// as a query takes it, the seeds in the pits and the tables' reach.
+/// as a query takes it, the seeds in the pits, the tables' reach and the side that played
+/// each move (`sides`).
 async fn play(
     State(s): State<Arc<Shared>>,
     q: Result<Query<Vec<(String, String)>>, QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let p = pairs(q)?;
     let set = rule_set(&s, &p).await?;
-    let (g, _) = request::game(&set.rules, &p)?;
-    let mut v = json::game(&g);
-    v["position"] = json!(json::position_text(&g));
+    let asked = request::game(&set.rules, &p)?;
+    let g = &asked.game;
+    let mut v = json::game(g);
+    v["sides"] = json!(asked.sides.iter().map(|s| s.name()).collect::<Vec<_>>());
+    v["position"] = json!(json::position_text(g));
     v["seeds"] = json!(g.board().total());
     v["tables"] = json!(set.reader.tables_up_to());
     Ok(Json(v))
@@ -283,7 +286,7 @@ async fn query(
     let set = rule_set(&s, &p).await?;
     let seconds = request::seconds(&p, s.config.max_seconds)?;
     let tables_only = flag(&p, "tables_only")?;
-    let (_, b) = request::game(&set.rules, &p)?;
+    let b = request::game(&set.rules, &p)?.position;
     answer(&s, &set, b, seconds, tables_only).await.map(Json)
 }
 
@@ -453,7 +456,7 @@ async fn solve(
     let p = pairs(q)?;
     let set = rule_set(&s, &p).await?;
     let seconds = request::seconds(&p, s.config.max_seconds)?;
-    let (_, b) = request::game(&set.rules, &p)?;
+    let b = request::game(&set.rules, &p)?.position;
     let key = set.rules.variant().key();
     let tables = set.reader.tables_up_to();
     let started = Instant::now();

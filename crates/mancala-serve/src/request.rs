@@ -206,7 +206,7 @@ pub fn board(rules: &Rules, text: &str) -> Result<Board, ApiError> {
 /// the same for either side, which only says where it is drawn), then its moves. Without
 /// moves the position asked is the one given, exactly as the command line reads it; after
 /// moves it is where they lead ([`Game::position`]).
-pub fn game(rules: &Rules, p: &Pairs) -> Result<(Game, Board), ApiError> {
+pub fn game(rules: &Rules, p: &Pairs) -> Result<Asked, ApiError> {
     let given = match param(p, "position").filter(|t| !t.trim().is_empty()) {
         Some(text) => Some(board(rules, text)?),
         None => None,
@@ -224,11 +224,13 @@ pub fn game(rules: &Rules, p: &Pairs) -> Result<(Game, Board), ApiError> {
         _ => Side::South,
     };
     let mut g = Game::from_position(rules.clone(), start, mover);
+    let mut sides = Vec::new();
     let moves = param(p, "moves").filter(|t| !t.trim().is_empty());
     if let Some(text) = moves {
         let moves = parse_moves(rules.move_limit(), text)
             .map_err(|e| ApiError::bad(format!("moves: {e}")))?;
         for (i, &pit) in moves.iter().enumerate() {
+            sides.push(g.to_move());
             g.play(pit)
                 .map_err(|e| ApiError::bad(format!("move {} of moves: {e}", i + 1)))?;
         }
@@ -237,5 +239,17 @@ pub fn game(rules: &Rules, p: &Pairs) -> Result<(Game, Board), ApiError> {
         None => start,
         Some(_) => g.position(),
     };
-    Ok((g, asked))
+    Ok(Asked {
+        game: g,
+        position: asked,
+        sides,
+    })
+}
+
+/// A request's game: where its moves lead, the position a question asks about, and who
+/// played each move (a Kalah move that ends in the own store is followed by the same side).
+pub struct Asked {
+    pub game: Game,
+    pub position: Board,
+    pub sides: Vec<Side>,
 }

@@ -1,8 +1,9 @@
 //! The page in a real browser: headless Chromium driven through WebDriver (the
-//! distribution's `chromium` and `chromium-driver`). It loads the page at the published
-//! example position, reads the move values it shows, clicks a pit, and checks that the
-//! board and the values change as the API says; it saves a screenshot of each step in
-//! `target/tmp/` (`page-*.png`), as the build's artifact.
+//! distribution's `chromium` and `chromium-driver`). It opens the page as a new visitor
+//! would (no game in the URL) and reads the move values it shows, clicks a pit, clicks
+//! through the best line, follows a link with a bad position, and looks at the page 360 px
+//! wide; at each step it checks the board and the values against the API, and saves a
+//! screenshot in `target/tmp/` (`page-*.png`), as the build's artifact.
 //!
 //! Without `chromedriver` and `chromium` on the machine the test says so and passes, unless
 //! `MANCALA_BROWSER_TEST=required` (as CI sets it) makes their absence a failure.
@@ -189,6 +190,36 @@ const VALUES: &str = "const v = [...document.querySelectorAll('text.value')].map
 /// The seeds the page shows in each pit, in the order of /api/play's `pits`.
 const PITS: &str = "const g = [...document.querySelectorAll('g.pit')]; return g.length ? g.sort((a, b) => a.dataset.index - b.dataset.index).map(e => Number(e.querySelector('text').textContent)) : null;";
 
+/// The page's message: its text and whether it is only a note (not an error).
+const MESSAGE: &str =
+    "const m = document.getElementById('message'); return [m.textContent, m.className === 'note'];";
+
+/// The seeds the page shows once they are `want` (JSON), or a timeout.
+fn wait_for_pits(browser: &Browser, want: &Value) -> Value {
+    browser.wait_for(&format!(
+        "const p = (() => {{ {PITS} }})(); return JSON.stringify(p) === '{}' ? p : null;",
+        want
+    ))
+}
+
+/// The move values the page shows once they are the API's for `position`.
+fn wait_for_values(browser: &Browser, url: &str, position: &str) -> Value {
+    let (_, q) = get(&format!(
+        "{url}/api/query?variant=awari&position={}",
+        esc(position)
+    ));
+    let want: Vec<Value> = q["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| json!([m["pit"], m["value"]]))
+        .collect();
+    browser.wait_for(&format!(
+        "const v = (() => {{ {VALUES} }})(); return JSON.stringify(v) === '{}' ? v : null;",
+        json!(want)
+    ))
+}
+
 #[test]
 fn the_page_shows_what_the_api_says_and_plays_a_click() {
     let required = std::env::var("MANCALA_BROWSER_TEST").as_deref() == Ok("required");
@@ -206,10 +237,10 @@ fn the_page_shows_what_the_api_says_and_plays_a_click() {
     let url = start(tables());
     let shots = Path::new(env!("CARGO_TARGET_TMPDIR"));
     let browser = Browser::start(&chromium, &chromedriver);
-    let page = format!("{url}/?variant=awari&position={}", esc(VU));
-    browser.call("POST", "/url", Some(json!({ "url": page })));
 
-    // The values shown are the published ones, and the API's.
+    // A new visitor: the tables hold Awari up to 16 seeds, so the page opens on an endgame
+    // they hold (the published example), with its values and a note, not an error.
+    browser.call("POST", "/url", Some(json!({ "url": format!("{url}/") })));
     let shown = browser.wait_for(VALUES);
     let (_, q) = get(&format!(
         "{url}/api/query?variant=awari&position={}",
@@ -222,7 +253,14 @@ fn the_page_shows_what_the_api_says_and_plays_a_click() {
         .collect();
     assert_eq!(shown, json!(want), "values shown");
     assert_eq!(move_values(&q), [-1, -1, -2, -2, -2, 0]);
-    browser.screenshot(&shots.join("page-1-example.png"));
+    let message = browser.script(MESSAGE);
+    assert_eq!(message[1], true, "only a note: {message}");
+    let status = browser.script("return document.getElementById('status').textContent;");
+    assert!(
+        status.as_str().unwrap().starts_with("South to move draws"),
+        "{status}"
+    );
+    browser.screenshot(&shots.join("page-1-landing.png"));
 
     // A click on South's last pit plays it: the board is /api/play's after move 5, and the
     // values are North's moves' values there, as /api/query says.
@@ -232,36 +270,82 @@ fn the_page_shows_what_the_api_says_and_plays_a_click() {
         esc(VU)
     ));
     assert_eq!(after["to_move"], "north");
-    let want_pits = after["pits"].clone();
-    let pits = browser.wait_for(&format!(
-        "const p = (() => {{ {PITS} }})(); return JSON.stringify(p) === '{}' ? p : null;",
-        want_pits
-    ));
-    assert_eq!(pits, want_pits);
-    let position = after["position"].as_str().unwrap();
-    let (_, q2) = get(&format!(
-        "{url}/api/query?variant=awari&position={}",
-        esc(position)
-    ));
-    let want2: Vec<Value> = q2["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| json!([m["pit"], m["value"]]))
-        .collect();
-    let shown2 = browser.wait_for(&format!(
-        "const v = (() => {{ {VALUES} }})(); return JSON.stringify(v) === '{}' ? v : null;",
-        json!(want2)
-    ));
-    assert_eq!(shown2, json!(want2));
+    assert_eq!(wait_for_pits(&browser, &after["pits"]), after["pits"]);
+    wait_for_values(&browser, &url, after["position"].as_str().unwrap());
     let status = browser.script("return document.getElementById('status').textContent;");
     assert!(
         status.as_str().unwrap().starts_with("North to move"),
         "{status}"
     );
-    // The URL holds the position and the move, to be shared.
+    // The last move is marked, and the URL holds the position and the move, to be shared.
+    let last = browser.script("return document.querySelector('g.pit.last').dataset.index;");
+    assert_eq!(last, "5");
     let href = browser.script("return location.search;");
     assert!(href.as_str().unwrap().contains("moves=5"), "{href}");
     browser.screenshot(&shots.join("page-2-after-click.png"));
+
+    // The best line's third move, clicked, plays the line up to it.
+    let (_, solved) = get(&format!(
+        "{url}/api/solve?variant=awari&position={}",
+        esc(after["position"].as_str().unwrap())
+    ));
+    let pv: Vec<String> = solved["pv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+    assert!(pv.len() >= 3, "{solved}");
+    browser.wait_for("const b = document.querySelectorAll('#pv button.mv'); return b.length >= 3 ? b.length : null;");
+    browser.click("#pv button.mv:nth-of-type(3)");
+    let (_, along) = get(&format!(
+        "{url}/api/play?variant=awari&position={}&moves=5,{}",
+        esc(VU),
+        pv[..3].join(",")
+    ));
+    assert_eq!(wait_for_pits(&browser, &along["pits"]), along["pits"]);
+    let history = browser.script("return document.querySelectorAll('#history button.mv').length;");
+    assert_eq!(history, 5, "start and four moves");
+    browser.screenshot(&shots.join("page-3-line.png"));
+
+    // A link with a position that cannot be: a message in a player's words, and a valid
+    // board (the start), with the URL agreeing with it.
+    browser.call(
+        "POST",
+        "/url",
+        Some(json!({ "url": format!("{url}/?variant=awari&position=1%202%203") })),
+    );
+    let start_pits = json!([4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4]);
+    assert_eq!(wait_for_pits(&browser, &start_pits), start_pits);
+    let message = browser.script(MESSAGE);
+    let text = message[0].as_str().unwrap();
+    assert_eq!(message[1], false, "an error: {message}");
+    assert!(text.contains("cannot be set up"), "{text}");
+    assert!(!text.contains("/api/") && !text.contains("--"), "{text}");
+    let href = browser.script("return location.search;");
+    assert!(!href.as_str().unwrap().contains("position"), "{href}");
+    browser.screenshot(&shots.join("page-4-bad-position.png"));
+
+    // A phone, 360 px wide: the whole board is in view and nothing scrolls sideways.
+    browser.call(
+        "POST",
+        "/window/rect",
+        Some(json!({"width": 360, "height": 900})),
+    );
+    browser.call(
+        "POST",
+        "/url",
+        Some(json!({ "url": format!("{url}/?variant=awari&position={}", esc(VU)) })),
+    );
+    browser.wait_for(VALUES);
+    let fits = browser.script(
+        "const b = document.getElementById('board').getBoundingClientRect(); \
+         return [window.innerWidth, Math.round(b.left), Math.round(b.right), document.documentElement.scrollWidth];",
+    );
+    let [inner, left, right, scroll] = [0, 1, 2, 3].map(|i| fits[i].as_i64().unwrap());
+    assert!(inner <= 400, "the window is a phone's: {fits}");
+    assert!(left >= 0 && right <= inner, "the board is in view: {fits}");
+    assert!(scroll <= inner, "no sideways scrolling: {fits}");
+    browser.screenshot(&shots.join("page-5-phone.png"));
     eprintln!("screenshots in {}", shots.display());
 }
