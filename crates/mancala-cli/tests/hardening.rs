@@ -594,3 +594,72 @@ fn a_line_that_is_not_text_is_a_bad_move_not_the_end_of_the_game() {
         "{t}"
     );
 }
+
+/// Links planted in a shared table folder at the names the commands write (a tier's
+/// temporary file, the verification journal, an exported file's temporary name) are never
+/// written through: the files they point at stay as they were, and each command does its
+/// work or says which file is in the way.
+#[test]
+fn writes_never_follow_links_planted_in_the_folder() {
+    let dir = scratch("links");
+    let d = dir.to_str().unwrap();
+    build(&dir, "8");
+    let precious = dir.join("precious");
+    std::fs::write(&precious, "keep me").unwrap();
+    let folder = dir.join("awari-6x4");
+    let plant = |name: &str| {
+        let at = folder.join(name);
+        let _ = std::fs::remove_file(&at);
+        std::os::unix::fs::symlink(&precious, &at).unwrap();
+    };
+    // build: tier 9's temporary file is a link.
+    plant("tier-009.mtb.tmp");
+    build(&dir, "9");
+    assert_eq!(std::fs::read_to_string(&precious).unwrap(), "keep me");
+    assert!(folder.join("tier-009.mtb").is_file());
+    // pack: every tier's temporary file.
+    for n in 0..=9 {
+        plant(&format!("tier-{n:03}.mtb.tmp"));
+    }
+    let out = mancala(&["pack", "awari", "--dir", d]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(std::fs::read_to_string(&precious).unwrap(), "keep me");
+    // export: the published file's temporary name.
+    let vu = dir.join("vu");
+    std::fs::create_dir_all(&vu).unwrap();
+    std::os::unix::fs::symlink(&precious, vu.join("scores.5.tmp")).unwrap();
+    let out = mancala(&[
+        "export",
+        "awari",
+        "--vu",
+        "--out",
+        vu.to_str().unwrap(),
+        "--dir",
+        d,
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(std::fs::read_to_string(&precious).unwrap(), "keep me");
+    assert!(vu.join("scores.5").is_file());
+    // verify: the journal is a link. The check is done and says the journal was not
+    // written, naming it; the target is untouched.
+    plant("verify.journal");
+    let out = within(Duration::from_secs(60), &["verify", "awari", "--dir", d]);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert!(
+        t.contains("verify.journal") && t.contains("symbolic link"),
+        "{t}"
+    );
+    assert_eq!(std::fs::read_to_string(&precious).unwrap(), "keep me");
+    // A named pipe as the journal does not hang it either.
+    std::fs::remove_file(folder.join("verify.journal")).unwrap();
+    let made = Command::new("mkfifo")
+        .arg(folder.join("verify.journal"))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let out = within(Duration::from_secs(60), &["verify", "awari", "--dir", d]);
+    let t = text(&out);
+    assert!(out.status.success() && t.contains("named pipe"), "{t}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

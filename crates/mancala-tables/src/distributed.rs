@@ -228,7 +228,7 @@ fn write_part(path: &Path, values: &[u8]) -> Result<(), FileError> {
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent).map_err(|e| FileError::io(parent, e))?;
     }
-    let mut f = std::fs::File::create(path).map_err(io)?;
+    let mut f = crate::files::create_fresh(path, false).map_err(io)?;
     f.write_all(values).map_err(io)?;
     f.sync_all().map_err(io)
 }

@@ -38,6 +38,7 @@ pub mod cluster;
 mod codec;
 pub mod core;
 mod distributed;
+mod files;
 pub mod format;
 mod lock;
 mod machine;

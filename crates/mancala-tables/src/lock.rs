@@ -4,7 +4,7 @@
 //! never see a partial one.
 
 use crate::FileError;
-use std::fs::{self, File, OpenOptions, TryLockError};
+use std::fs::{self, File, TryLockError};
 use std::path::{Path, PathBuf};
 
 /// The lock, released when dropped (or when the process ends, however it ends).
@@ -28,12 +28,7 @@ pub(crate) fn lock_folder(
     fs::create_dir_all(folder).map_err(|e| FileError::io(folder, e))?;
     let path = lock_path(folder);
     let io = |e| FileError::io(&path, e);
-    let file = OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .map_err(io)?;
+    let file = crate::files::open_own(&path, false).map_err(io)?;
     match file.try_lock() {
         Ok(()) => {}
         Err(TryLockError::WouldBlock) => {

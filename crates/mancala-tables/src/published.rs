@@ -113,15 +113,8 @@ pub fn import(
     Ok(written)
 }
 
-/// Writes `bytes` to `path` under a temporary name and renames it into place.
+/// Writes `bytes` to `path` under a temporary name and renames it into place (see
+/// [`crate::files::write_atomically`]: nothing planted at the temporary name is written through).
 fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(".tmp");
-    let tmp = path.with_file_name(name);
-    {
-        let mut f = fs::File::create(&tmp).map_err(|e| FileError::io(&tmp, e))?;
-        f.write_all(bytes).map_err(|e| FileError::io(&tmp, e))?;
-        f.sync_all().map_err(|e| FileError::io(&tmp, e))?;
-    }
-    fs::rename(&tmp, path).map_err(|e| FileError::io(path, e))
+    crate::files::write_atomically(path, |f| f.write_all(bytes)).map_err(|e| FileError::io(path, e))
 }

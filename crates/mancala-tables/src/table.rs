@@ -449,19 +449,7 @@ pub(crate) fn open_regular(path: &Path) -> Result<File, FileError> {
 
 /// What a path that is not a regular file is.
 fn file_kind(meta: &fs::Metadata) -> &'static str {
-    use std::os::unix::fs::FileTypeExt;
-    let t = meta.file_type();
-    if t.is_dir() {
-        "a folder"
-    } else if t.is_fifo() {
-        "a named pipe (FIFO)"
-    } else if t.is_socket() {
-        "a socket"
-    } else if t.is_block_device() || t.is_char_device() {
-        "a device"
-    } else {
-        "not a regular file"
-    }
+    crate::files::kind_of(meta)
 }
 
 /// An I/O error that names the file it happened on (for errors about another file than the
@@ -493,7 +481,7 @@ pub(crate) fn write_with(
             });
         }
     }
-    let tmp = path.with_extension("mtb.tmp");
+    let tmp = crate::files::tmp_path(path);
     let written = write_tmp(&tmp, path, key, tier, ix, encoding, write);
     if written.is_err() {
         let _ = fs::remove_file(&tmp);
@@ -513,13 +501,7 @@ fn write_tmp(
 ) -> Result<u64, FileError> {
     let io = |e| FileError::io(tmp, e);
     // Readable too: a payload whose start is written last is read back for its checksum.
-    let f = fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .open(tmp)
-        .map_err(io)?;
+    let f = crate::files::create_fresh(tmp, true).map_err(io)?;
     let mut hash = Xxh3::new();
     let payload_len = {
         let mut w = std::io::BufWriter::with_capacity(1 << 20, &f);

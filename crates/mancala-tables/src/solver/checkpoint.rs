@@ -29,7 +29,7 @@ use super::exit_file::ExitFile;
 use crate::bytes::Bytes;
 pub use crate::core::Resume;
 use crate::table::open_regular;
-use std::fs::{self, File};
+use std::fs;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
@@ -217,7 +217,7 @@ impl Checkpoint {
     /// is done).
     pub fn remove(&self) {
         for path in [self.path.clone(), self.exits_path()] {
-            let _ = fs::remove_file(tmp_of(&path));
+            let _ = fs::remove_file(crate::files::tmp_path(&path));
             let _ = fs::remove_file(path);
         }
     }
@@ -243,23 +243,7 @@ fn hash_of(path: &Path) -> io::Result<u64> {
     }
 }
 
-/// The temporary name `path` is written under.
-fn tmp_of(path: &Path) -> PathBuf {
-    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-    path.with_extension(format!("{ext}.tmp"))
-}
-
-/// Writes `path` under a temporary name, syncs it and renames it into place.
-fn write_atomically(
-    path: &Path,
-    write: impl FnOnce(&mut File) -> io::Result<()>,
-) -> io::Result<()> {
-    let tmp = tmp_of(path);
-    let mut f = File::create(&tmp)?;
-    write(&mut f)?;
-    f.sync_all()?;
-    fs::rename(&tmp, path)
-}
+use crate::files::write_atomically;
 
 /// When the last checkpoint was taken (or the tier started).
 pub(crate) struct Clock {

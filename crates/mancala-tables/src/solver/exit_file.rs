@@ -44,12 +44,9 @@ impl ExitFile {
     pub fn create(path: &Path) -> io::Result<ExitFile> {
         Ok(ExitFile {
             path: path.to_path_buf(),
-            file: std::fs::OpenOptions::new()
-                .read(true)
-                .write(true)
-                .create(true)
-                .truncate(true)
-                .open(path)?,
+            // Whatever a killed run (or anyone) left at that name goes first: a link is not
+            // followed, a named pipe does not stop the build.
+            file: crate::files::create_fresh(path, true)?,
             temporary: true,
             len: 0,
             masks: Vec::new(),

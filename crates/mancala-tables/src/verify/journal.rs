@@ -18,7 +18,7 @@
 
 use crate::set::Tables;
 use crate::table::open_regular;
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use xxhash_rust::xxh3::Xxh3;
@@ -88,17 +88,8 @@ impl Journal {
     /// Records that ranks `0..done` of tier `tier` are right against `files`, synced to disk.
     pub fn record(&mut self, tier: usize, files: u64, done: u64) -> io::Result<()> {
         if self.file.is_none() {
-            if path_is_not_a_file(&self.path) {
-                return Err(io::Error::other(format!(
-                    "{} is not a regular file: remove or rename it",
-                    self.path.display()
-                )));
-            }
-            let mut f = OpenOptions::new()
-                .create(true)
-                .append(true)
-                .read(true)
-                .open(&self.path)?;
+            // Never through a link or into a pipe planted in the folder.
+            let mut f = crate::files::open_own(&self.path, true)?;
             // A line cut by a kill is ended, so that the next one starts on a line of its own.
             let len = f.metadata()?.len();
             let mut last = [b'\n'];
@@ -125,11 +116,6 @@ impl Journal {
     }
 }
 
-/// Something other than a regular file is at `path`.
-fn path_is_not_a_file(path: &Path) -> bool {
-    std::fs::metadata(path).is_ok_and(|m| !m.is_file())
-}
-
 /// The hash that ties a line to the files of tiers `0..=n` of `tables`.
 pub(crate) fn files_hash(tables: &Tables, n: usize) -> u64 {
     let mut h = Xxh3::new();
@@ -141,6 +127,7 @@ pub(crate) fn files_hash(tables: &Tables, n: usize) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs::OpenOptions;
 
     #[test]
     fn lines_are_read_back_and_cut_lines_are_passed_over() {
