@@ -160,3 +160,39 @@ fn flip(file: &Path, at: usize) {
     bytes[at] = bytes[at].wrapping_add(3);
     std::fs::write(file, bytes).unwrap();
 }
+
+/// A published file of impossible values (all 0x7f, or all 0x80) is refused by `import`,
+/// naming the file, the rank and the value, and nothing is written for it: a checksum made
+/// over forged values would vouch for them.
+#[test]
+fn import_refuses_values_no_position_can_have() {
+    let dir = scratch("vu-range");
+    let (tables, vu, into) = (dir.join("t"), dir.join("vu"), dir.join("into"));
+    let (t, v, i) = (
+        tables.to_str().unwrap(),
+        vu.to_str().unwrap(),
+        into.to_str().unwrap(),
+    );
+    ok(&["build", "awari", "--max-seeds", "6", "--dir", t, "-q"]);
+    ok(&["export", "awari", "--vu", "--dir", t, "--out", v]);
+    // The honest files import.
+    ok(&["import", "awari", "--vu-dir", v, "--dir", i]);
+    for (byte, shown) in [(0x7fu8, "127"), (0x80, "-128")] {
+        let five = vu.join("scores.5");
+        let len = std::fs::metadata(&five).unwrap().len() as usize;
+        std::fs::write(&five, vec![byte; len]).unwrap();
+        let _ = std::fs::remove_dir_all(&into);
+        let out = mancala(&["import", "awari", "--vu-dir", v, "--dir", i]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{err}");
+        assert!(
+            err.contains("scores.5") && err.contains("rank 0") && err.contains(shown),
+            "{err}"
+        );
+        assert!(
+            !into.join("awari-6x4/tier-005.mtb").exists(),
+            "nothing written for the forged tier"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

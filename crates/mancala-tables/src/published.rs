@@ -96,6 +96,11 @@ pub fn import(
         // The published file's bytes streamed from its mapping, then the start position's
         // value where the tier has it: never the whole tier in memory (tier 48: 204 GB).
         let extra = t.extra().map(|v| [v as u8]);
+        check_range(
+            t.raw().expect("published files are raw"),
+            n,
+            &file_path(from, n),
+        )?;
         let pieces = [
             t.raw().expect("published files are raw"),
             extra.as_ref().map_or(&[][..], |e| &e[..]),
@@ -111,6 +116,33 @@ pub fn import(
         });
     }
     Ok(written)
+}
+
+/// Every value of a tier of `n` seeds lies in `-n..=n` (nobody gains more than the seeds
+/// left): a published file with a value outside is damaged or forged, and is refused naming
+/// the first such value, before anything is written (a checksum made over it would vouch for
+/// it).
+fn check_range(values: &[u8], n: usize, path: &Path) -> Result<(), FileError> {
+    use rayon::prelude::*;
+    const RUN: usize = 1 << 22;
+    let n = n.min(127) as i8;
+    let bad = values
+        .par_chunks(RUN)
+        .enumerate()
+        .find_map_first(|(k, run)| {
+            run.iter()
+                .position(|&v| !(-n..=n).contains(&(v as i8)))
+                .map(|i| (k * RUN + i, run[i] as i8))
+        });
+    match bad {
+        None => Ok(()),
+        Some((rank, v)) => Err(FileError::corrupt(
+            path,
+            format!(
+                "the value at rank {rank} is {v}, outside -{n}..={n} (a position of {n} seeds cannot be worth more than its seeds): the file is damaged or not the published database's"
+            ),
+        )),
+    }
 }
 
 /// Writes `bytes` to `path` under a temporary name and renames it into place (see
