@@ -92,6 +92,23 @@ fn quiet_on_closed_pipe() {
     }));
 }
 
+/// A word of advice clap cannot give: a position typed without quotes arrives as many
+/// arguments, and the second pit count is "unexpected".
+fn usage_hint(e: &clap::Error) -> Option<String> {
+    use clap::error::ErrorKind;
+    if e.kind() != ErrorKind::UnknownArgument {
+        return None;
+    }
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let run = args.windows(3).any(|w| {
+        w.iter()
+            .all(|a| !a.is_empty() && a.bytes().all(|b| b.is_ascii_digit()))
+    });
+    run.then(|| {
+        "hint: a position is one argument: quote its pit counts, e.g. mancala query awari \"1 1 1 1 1 2 4 2 3 0 0 0\"".to_string()
+    })
+}
+
 fn main() {
     quiet_on_closed_pipe();
     let cli = match Cli::try_parse() {
@@ -104,13 +121,12 @@ fn main() {
             ) {
                 e.exit();
             }
-            // One line: clap's first line names the problem; the rest is usage noise.
-            let text = e.render().to_string();
-            let first = text
-                .lines()
-                .find(|l| !l.trim().is_empty())
-                .unwrap_or("error");
-            eprintln!("{first} (see `mancala --help`)");
+            // clap's whole message: the problem, what it names (the missing arguments, a
+            // similar option), the usage and where the subcommand's help is.
+            eprint!("{}", e.render());
+            if let Some(hint) = usage_hint(&e) {
+                eprintln!("\n{hint}");
+            }
             std::process::exit(2);
         }
     };

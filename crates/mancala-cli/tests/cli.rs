@@ -205,7 +205,6 @@ fn bad_input_gets_one_line_and_a_nonzero_exit() {
             ],
             "mancala build awari",
         ),
-        (&["frobnicate"], "unrecognized subcommand"),
     ];
     assert_one_line_errors(cases);
     // The illegal-move error lists the legal moves (Kalah 6x6: after 0 then North's 0, South's
@@ -213,6 +212,47 @@ fn bad_input_gets_one_line_and_a_nonzero_exit() {
     let out = mancala(&["play", "kalah", "--moves", "0,0,0"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("legal moves are [1, 2, 3, 4, 5]"), "{err}");
+}
+
+/// Usage errors keep clap's whole message (what is missing, a similar option, the usage and
+/// the subcommand's help), with exit code 2; a position typed without quotes gets a hint.
+#[test]
+fn usage_errors_say_everything_clap_knows() {
+    let cases: &[(&[&str], &[&str])] = &[
+        (
+            &["frobnicate"],
+            &["unrecognized subcommand 'frobnicate'", "Usage:"],
+        ),
+        (
+            &["query", "awari"],
+            &["required arguments", "<POSITION>", "Usage: mancala query"],
+        ),
+        (
+            &["build", "awari", "--max-seed", "3"],
+            &[
+                "a similar argument exists: '--max-seeds'",
+                "Usage: mancala build",
+            ],
+        ),
+        (
+            &[
+                "query", "awari", "1", "1", "1", "1", "1", "2", "4", "2", "3", "0", "0", "0",
+            ],
+            &["unexpected argument '1'", "quote its pit counts"],
+        ),
+    ];
+    for &(args, needles) in cases {
+        let out = mancala(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        for needle in needles {
+            assert!(err.contains(needle), "{args:?}: '{err}' lacks '{needle}'");
+        }
+    }
+    // A quoted position is no usage error, so no hint.
+    let out = mancala(&["query", "awari", "--pits", "x", "1 1 1"]);
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("quote"));
 }
 
 /// The main job end to end: build, kill mid-way, resume, verify, and the published example.

@@ -32,14 +32,26 @@ pub fn scratch(name: &str) -> PathBuf {
     d
 }
 
-/// Each command must fail with one line on stderr that contains its needle, and no panic.
+/// Each command must fail with one line on stderr that contains its needle (a usage error:
+/// clap's message, whose first line does), and no panic.
 pub fn assert_one_line_errors(cases: &[(&[&str], &str)]) {
     for &(args, needle) in cases {
         let out = mancala(args);
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(!out.status.success(), "{args:?} succeeded");
         assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
-        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        // A usage error (exit code 2) is clap's whole message: its first line names the
+        // problem, the last says where the help is. Any other error is one line.
+        let lines = err.trim_end().lines().count();
+        if out.status.code() == Some(2) {
+            assert!(
+                err.lines().next().is_some_and(|l| l.contains(needle)),
+                "{args:?}: {err}"
+            );
+            assert!(err.contains("--help"), "{args:?}: {err}");
+        } else {
+            assert_eq!(lines, 1, "{args:?}: {err}");
+        }
         assert!(err.contains(needle), "{args:?}: '{err}' lacks '{needle}'");
     }
 }
