@@ -18,10 +18,32 @@ mod variants;
 
 use clap::{Parser, Subcommand};
 
+/// `mancala --version`: the version, the commit it was built from and the optional features
+/// built in, so that a bug report says which binary it is about.
+macro_rules! long_version {
+    ($features:literal) => {
+        concat!(
+            env!("CARGO_PKG_VERSION"),
+            "\ncommit: ",
+            env!("MANCALA_COMMIT"),
+            "\nfeatures: ",
+            $features,
+            "\nminimum Rust: ",
+            env!("CARGO_PKG_RUST_VERSION")
+        )
+    };
+}
+#[cfg(feature = "mpi")]
+const LONG_VERSION: &str = long_version!("mpi (build --mpi)");
+#[cfg(not(feature = "mpi"))]
+const LONG_VERSION: &str =
+    long_version!("none (build --mpi needs the binary built with --features mpi)");
+
 #[derive(Parser, Debug)]
 #[command(
     name = "mancala",
     version,
+    long_version = LONG_VERSION,
     about = "Exact rules, endgame tables and perfect play for Awari, Kalah and the other sowing games",
     long_about = "Exact rules, endgame tables and perfect play for the sowing games.\n\n\
 Positions are written as the 2m pit counts in mover-relative order: the side to move's pits \
@@ -72,6 +94,20 @@ enum Command {
     Export(exchange::ExportCmd),
     /// Turn the published Awari database's files (scores.N) into tables
     Import(exchange::ImportCmd),
+    /// Print a shell's completion script (bash, zsh, fish, elvish, powershell)
+    Completions(CompletionsCmd),
+    /// Print the manual page (roff), e.g. `mancala manpage > mancala.1; man ./mancala.1`
+    Manpage,
+}
+
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Examples:\n  mancala completions bash > ~/.local/share/bash-completion/completions/mancala\n  \
+mancala completions zsh > \"${fpath[1]}/_mancala\"\n  mancala completions fish > ~/.config/fish/completions/mancala.fish"
+)]
+struct CompletionsCmd {
+    /// The shell
+    shell: clap_complete::Shell,
 }
 
 /// A reader that stops early (`mancala variants | head`) closes the pipe; `println!` then panics.
@@ -145,8 +181,32 @@ fn main() {
         Command::Bench(c) => c.run(),
         Command::Export(c) => c.run(),
         Command::Import(c) => c.run(),
+        Command::Completions(c) => {
+            use clap::CommandFactory;
+            clap_complete::generate(
+                c.shell,
+                &mut Cli::command(),
+                "mancala",
+                &mut std::io::stdout(),
+            );
+            Ok(())
+        }
+        Command::Manpage => {
+            use clap::CommandFactory;
+            clap_mangen::Man::new(Cli::command())
+                .render(&mut std::io::stdout())
+                .map_err(anyhow::Error::from)
+        }
     };
     if let Err(e) = result {
+        // A reader that stopped early (`mancala manpage | head`): end as a filter does.
+        let closed = e.chain().any(|c| {
+            c.downcast_ref::<std::io::Error>()
+                .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+        });
+        if closed {
+            std::process::exit(141);
+        }
         eprintln!("error: {e:#}");
         std::process::exit(1);
     }

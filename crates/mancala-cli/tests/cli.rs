@@ -441,3 +441,41 @@ fn el_akil_match_to_sixty() {
     assert_eq!(rounds[1]["distributor"], "b");
     assert_eq!(rounds[0]["captured"], serde_json::json!([29, 43]));
 }
+
+/// `--version` says which binary this is (the commit, the features built in, the minimum
+/// Rust); `completions` and `manpage` come from clap's own generators and know every command.
+#[test]
+fn version_completions_and_manual() {
+    let out = mancala(&["--version"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    let commit = text
+        .lines()
+        .find_map(|l| l.strip_prefix("commit: "))
+        .unwrap_or_default();
+    assert!(!commit.is_empty(), "{text}");
+    assert!(text.contains("features: "), "{text}");
+    assert!(text.contains("minimum Rust: 1."), "{text}");
+    for (shell, mark) in [
+        ("bash", "_mancala()"),
+        ("zsh", "#compdef mancala"),
+        ("fish", "complete -c mancala"),
+    ] {
+        let out = mancala(&["completions", shell]);
+        let script = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && script.contains(mark),
+            "{shell}: {script}"
+        );
+        for command in ["build", "query", "serve", "solve", "completions"] {
+            assert!(script.contains(command), "{shell} lacks {command}");
+        }
+    }
+    let out = mancala(&["manpage"]);
+    let page = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && page.contains(".TH mancala 1"),
+        "{page}"
+    );
+    assert!(page.contains("serve") && page.contains("verify"), "{page}");
+}
