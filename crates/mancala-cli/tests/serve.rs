@@ -218,3 +218,29 @@ fn positions_without_a_move_are_valued_as_the_command_line_values_them() {
         assert_eq!(asked["value"], value, "{variant} {position}");
     }
 }
+
+/// A question's time limit bounds its whole answer: the backward solution of the positions
+/// above the tables, and then each move's search, share one deadline. (Each part once had its
+/// own: a 1-second query of this position took 2.1 s, and more moves could take more.)
+#[test]
+fn a_time_limit_bounds_the_whole_answer() {
+    let dir = scratch("serve-limit");
+    let d = dir.to_str().unwrap();
+    let out = common::mancala(&["build", "awari", "--max-seeds", "12", "--dir", d, "-q"]);
+    assert!(out.status.success());
+    let server = Server::start(&dir, &[]);
+    // 17 seeds above 12-seed tables: the positions it reaches are too many to solve in time.
+    let position = esc("3 2 2 2 1 1 1 1 1 1 1 1");
+    for api in ["query", "solve"] {
+        let started = std::time::Instant::now();
+        let (status, a) = server.get(&format!(
+            "/api/{api}?variant=awari&position={position}&max_seconds=2"
+        ));
+        let took = started.elapsed().as_secs_f64();
+        assert!(took < 3.5, "{api}: {took:.2} s for a 2 s limit: {a}");
+        match api {
+            "query" => assert_eq!(status, 503, "{a}"),
+            _ => assert_eq!((status, a["value"].is_null()), (200, true), "{a}"),
+        }
+    }
+}

@@ -154,6 +154,12 @@ pub fn solve(
     if top > MAX_TIER {
         return Ok(None);
     }
+    // Every phase looks at the clock now and then: the collection, and each tier's backward
+    // solution (a tier of millions of positions takes seconds).
+    let late = || deadline.is_some_and(|d| std::time::Instant::now() >= d);
+    if late() {
+        return Ok(None);
+    }
     let from = probe.map_or(0, |p| p.max as usize + 1).min(top);
     let Ok(ix) = Indexer::new(rules, top) else {
         return Ok(None);
@@ -187,9 +193,7 @@ pub fn solve(
         }
         while let Some(b) = queue.pop() {
             reach.nodes += 1;
-            if reach.nodes.is_multiple_of(65536)
-                && deadline.is_some_and(|d| std::time::Instant::now() >= d)
-            {
+            if reach.nodes.is_multiple_of(65536) && late() {
                 return Ok(None);
             }
             let Node::Moves(kids) = rules.node(b) else {
@@ -218,7 +222,9 @@ pub fn solve(
     // Backward, from the fewest seeds.
     for n in from..=top {
         let mut tier = reach.tiers[n].take().expect("a tier above the tables");
-        let (values, k) = solve_tier(rules, probe, &reach, n, &mut tier)?;
+        let Some((values, k)) = solve_tier(rules, probe, &reach, n, &mut tier, &late)? else {
+            return Ok(None);
+        };
         tier.values = values;
         reach.nodes += k;
         reach.tiers[n] = Some(tier);
@@ -250,15 +256,19 @@ fn tabled(probe: Option<&Probe<'_>>, b: Board, nodes: &mut u64) -> Result<Option
     Ok(Some(v as i32))
 }
 
-/// The values of tier `n`'s reached positions and the table probes made, given every lower value (`reach` holds the
-/// tiers solved so far; this one is taken out of it).
+/// The values of tier `n`'s reached positions and the table probes made, given every lower
+/// value (`reach` holds the tiers solved so far; this one is taken out of it); `None` once
+/// `late` says the time is up.
 fn solve_tier(
     rules: &Rules,
     probe: Option<&Probe<'_>>,
     reach: &Reach,
     n: usize,
     tier: &mut TierSet,
-) -> Result<(Vec<i8>, u64), TableError> {
+    late: &dyn Fn() -> bool,
+) -> Result<Option<(Vec<i8>, u64)>, TableError> {
+    /// Positions between looks at the clock.
+    const POLL: usize = 1 << 16;
     let k = tier.seal();
     let ix = &reach.ix;
     let mut nodes = 0;
@@ -270,6 +280,9 @@ fn solve_tier(
     let mut count = vec![0u8; k];
     let mut first = vec![0u32; k + 1];
     for (a, r) in tier.ranks().enumerate() {
+        if a % POLL == POLL - 1 && late() {
+            return Ok(None);
+        }
         match rules.node(ix.unrank(n, r)) {
             // A finished game: both rows' seeds are already split.
             Node::Terminal { mover, opp } => exit[a] = (mover as i32 - opp as i32) as i8,
@@ -294,6 +307,9 @@ fn solve_tier(
     }
     let mut preds = vec![0u32; acc as usize];
     for (a, r) in tier.ranks().enumerate() {
+        if a % POLL == POLL - 1 && late() {
+            return Ok(None);
+        }
         if let Node::Moves(kids) = rules.node(ix.unrank(n, r)) {
             for c in kids.iter().filter(|c| inside(c)) {
                 let j = tier.local(ix.rank(c.board).expect("indexed"));
@@ -307,6 +323,9 @@ fn solve_tier(
     let mut queue: Vec<(u32, bool)> = Vec::new();
     for t in (1..=n as i32).rev() {
         let t8 = t as i8;
+        if late() {
+            return Ok(None);
+        }
         for a in 0..k {
             if value[a] != UNDECIDED {
                 continue;
@@ -345,5 +364,5 @@ fn solve_tier(
     for v in value.iter_mut().filter(|v| **v == UNDECIDED) {
         *v = 0;
     }
-    Ok((value, nodes))
+    Ok(Some((value, nodes)))
 }

@@ -278,7 +278,17 @@ impl<'a> Solver<'a> {
 
     /// The exact value of `b` and the nodes it took.
     pub fn value(&mut self, b: Board, obs: &dyn Observer) -> Result<(i32, u64), SearchError> {
-        let deadline = self.deadline();
+        self.value_by(b, obs, self.deadline())
+    }
+
+    /// [`Solver::value`] within `deadline`: the questions of one answer share one deadline,
+    /// so that the time limit bounds the whole answer, not each of its parts.
+    fn value_by(
+        &mut self,
+        b: Board,
+        obs: &dyn Observer,
+        deadline: Option<Instant>,
+    ) -> Result<(i32, u64), SearchError> {
         if let Some((r, k)) = self.reach(b, deadline)? {
             let v = self.known(&r, b)?.unwrap_or(0);
             return Ok((v, k));
@@ -411,7 +421,9 @@ impl<'a> Solver<'a> {
         b: Board,
         obs: &dyn Observer,
     ) -> Result<Vec<(usize, i32)>, SearchError> {
-        if let Some((r, _)) = self.reach(b, self.deadline())? {
+        // One deadline for every move's search: the limit is the answer's.
+        let deadline = self.deadline();
+        if let Some((r, _)) = self.reach(b, deadline)? {
             let moves = self.reach_moves(&r, b)?;
             return Ok(moves.iter().map(|m| (m.0.pit as usize, m.1)).collect());
         }
@@ -420,7 +432,7 @@ impl<'a> Solver<'a> {
             for c in &kids {
                 let w = match c.next {
                     Next::Over => 0,
-                    _ => self.value(c.board, obs)?.0,
+                    _ => self.value_by(c.board, obs, deadline)?.0,
                 };
                 out.push((c.pit as usize, c.value(w)));
             }
