@@ -244,3 +244,35 @@ fn a_time_limit_bounds_the_whole_answer() {
         }
     }
 }
+
+/// A client that goes away takes its search with it: the server's one search slot is free
+/// for the next question at once, instead of after the first search's whole time limit.
+#[test]
+fn a_dropped_request_cancels_its_search() {
+    let dir = scratch("serve-drop");
+    let d = dir.to_str().unwrap();
+    let out = common::mancala(&["build", "awari", "--max-seeds", "12", "--dir", d, "-q"]);
+    assert!(out.status.success());
+    let server = Server::start(&dir, &[]);
+    // A search that would run for the whole minute, given up by its client after half a
+    // second (the connection closed).
+    let impatient: ureq::Agent = ureq::Agent::config_builder()
+        .timeout_global(Some(std::time::Duration::from_millis(500)))
+        .build()
+        .into();
+    let long = format!(
+        "{}/api/solve?variant=awari&position={}",
+        server.url,
+        esc("3 2 2 2 1 1 1 1 1 1 1 1")
+    );
+    assert!(impatient.get(&long).call().is_err(), "given up");
+    // The next search gets the slot: it is answered well within its own 10 seconds.
+    let started = std::time::Instant::now();
+    let (status, s) = server.get("/api/solve?variant=kalah&seeds=3&max_seconds=10");
+    assert_eq!((status, s["value"].as_i64()), (200, Some(2)), "{s}");
+    assert!(
+        started.elapsed().as_secs_f64() < 8.0,
+        "{:?}",
+        started.elapsed()
+    );
+}

@@ -4,7 +4,7 @@
 use crate::settings::{default_tables, Settings, TableSize};
 use crate::OracleError;
 use mancala_rules::{Board, Next, Node, Rules};
-use mancala_search::{Memory, Observer, SearchError, Solution, Solver, PV_LIMIT};
+use mancala_search::{Interrupt, Memory, Observer, SearchError, Solution, Solver, PV_LIMIT};
 use mancala_tables::{build, BuildObserver, BuildOptions, Tables, MAX_TIER};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -17,6 +17,8 @@ pub struct Oracle {
     tables: Option<Tables>,
     /// The searcher's memory between questions (`None` only while a search runs).
     memory: Option<Memory>,
+    /// Raised from outside to stop the searches under way.
+    interrupt: Option<Interrupt>,
 }
 
 /// Where an answer came from.
@@ -75,7 +77,14 @@ impl Oracle {
             settings,
             tables: None,
             memory: Some(Memory::default()),
+            interrupt: None,
         }
+    }
+
+    /// Stops the searches of this oracle once `interrupt` is raised (from another thread), as
+    /// if their time had run out: a server whose client has gone frees the search's threads.
+    pub fn set_interrupt(&mut self, interrupt: Option<Interrupt>) {
+        self.interrupt = interrupt;
     }
 
     /// The rule set.
@@ -338,6 +347,7 @@ impl Oracle {
             self.settings.search,
             memory,
         )?;
+        solver.set_interrupt(self.interrupt.clone());
         let out = f(&mut solver);
         self.memory = Some(solver.into_memory());
         Ok(out?)

@@ -26,6 +26,8 @@ pub struct Setup<'a> {
     pub id_depth: u32,
     /// Stop after this long, with whatever bounds are proven.
     pub seconds_left: Option<f64>,
+    /// Raised from outside: stop as if the time were up.
+    pub interrupt: Option<&'a crate::Interrupt>,
 }
 
 /// What a run is after.
@@ -73,7 +75,7 @@ pub fn run(setup: Setup<'_>, b: Board, goal: Goal, observer: &dyn Observer) -> R
         Goal::Depth(_) | Goal::Deepen => 1,
         _ => setup.threads.max(1),
     };
-    let shared = Shared::new(-n, n, setup.seconds_left, threads);
+    let shared = Shared::new(-n, n, setup.seconds_left, threads, setup.interrupt.cloned());
     type Out = (u64, Option<Halt>, (i32, Vec<usize>));
     let outs: Vec<Out> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)

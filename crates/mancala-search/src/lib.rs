@@ -23,6 +23,7 @@
 
 mod busy;
 mod driver;
+mod interrupt;
 mod node;
 mod order;
 mod probe;
@@ -33,6 +34,7 @@ mod shared;
 mod solver;
 mod tt;
 
+pub use interrupt::Interrupt;
 pub use progress::{Observer, Progress};
 pub use solver::{Memory, Options, Solution, Solver, PV_LIMIT};
 pub use tt::AllocError;

@@ -149,6 +149,7 @@ pub fn solve(
     root: Board,
     limit: usize,
     deadline: Option<std::time::Instant>,
+    interrupt: Option<&crate::Interrupt>,
 ) -> Result<Option<Reach>, TableError> {
     let top = root.total() as usize;
     if top > MAX_TIER {
@@ -156,7 +157,10 @@ pub fn solve(
     }
     // Every phase looks at the clock now and then: the collection, and each tier's backward
     // solution (a tier of millions of positions takes seconds).
-    let late = || deadline.is_some_and(|d| std::time::Instant::now() >= d);
+    let late = || {
+        interrupt.is_some_and(crate::Interrupt::is_raised)
+            || deadline.is_some_and(|d| std::time::Instant::now() >= d)
+    };
     if late() {
         return Ok(None);
     }

@@ -2,6 +2,7 @@
 //! the stop flag and the node count.
 
 use crate::busy::Busy;
+use crate::interrupt::Interrupt;
 use crate::root::TaskSet;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Condvar, Mutex};
@@ -21,10 +22,18 @@ pub struct Shared {
     posted: Condvar,
     /// Subtrees under way, when more than one thread searches.
     pub busy: Option<Busy>,
+    /// Raised from outside when the answer is no longer wanted.
+    interrupt: Option<Interrupt>,
 }
 
 impl Shared {
-    pub fn new(lo: i32, hi: i32, deadline: Option<f64>, threads: usize) -> Shared {
+    pub fn new(
+        lo: i32,
+        hi: i32,
+        deadline: Option<f64>,
+        threads: usize,
+        interrupt: Option<Interrupt>,
+    ) -> Shared {
         Shared {
             lo: AtomicI32::new(lo),
             hi: AtomicI32::new(hi),
@@ -35,6 +44,7 @@ impl Shared {
             work: Mutex::new((0, None)),
             posted: Condvar::new(),
             busy: (threads > 1).then(Busy::default),
+            interrupt,
         }
     }
 
@@ -93,9 +103,10 @@ impl Shared {
         self.nodes.load(Relaxed)
     }
 
-    /// Stops the search if its time is up.
+    /// Stops the search if its time is up or its asker has gone.
     pub fn check_time(&self) {
-        if self.deadline.is_some_and(|d| self.seconds() >= d) {
+        let gone = self.interrupt.as_ref().is_some_and(Interrupt::is_raised);
+        if gone || self.deadline.is_some_and(|d| self.seconds() >= d) {
             self.stop();
         }
     }

@@ -71,6 +71,7 @@ pub struct Solver<'a> {
     probe: Option<Probe<'a>>,
     opts: Options,
     memory: Memory,
+    interrupt: Option<crate::Interrupt>,
 }
 
 /// What a searcher learns that later searches of the same rule set and tables reuse: its
@@ -126,7 +127,14 @@ impl<'a> Solver<'a> {
             probe,
             opts,
             memory,
+            interrupt: None,
         })
+    }
+
+    /// Stops every search of this solver once `interrupt` is raised (from another thread), as
+    /// if its time had run out.
+    pub fn set_interrupt(&mut self, interrupt: Option<crate::Interrupt>) {
+        self.interrupt = interrupt;
     }
 
     /// What this solver learned, for the next one.
@@ -167,6 +175,7 @@ impl<'a> Solver<'a> {
             id_depth: self.opts.id_depth,
             seconds_left: deadline
                 .map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64()),
+            interrupt: self.interrupt.as_ref(),
         })
     }
 
@@ -215,6 +224,7 @@ impl<'a> Solver<'a> {
             b,
             self.opts.reach_limit,
             deadline,
+            self.interrupt.as_ref(),
         )?
         .map(std::sync::Arc::new);
         if let Some(r) = &r {

@@ -345,8 +345,7 @@ async fn batch(
     let tables_only = flag(&p, "tables_only")?;
     let boards: Vec<Result<Board, ApiError>> = positions
         .iter()
-        .enumerate()
-        .map(|(i, v)| position_of(&set.rules, v).map_err(|e| at(i, e)))
+        .map(|v| position_of(&set.rules, v))
         .collect();
     // Table reads first, on a blocking thread (thousands of them), then the searches.
     let reads = {
@@ -392,6 +391,7 @@ async fn batch(
             }
         };
         answers.push(one.unwrap_or_else(|e| {
+            let e = at(i, e);
             let mut v = e.json();
             v["status"] = json!(e.status.as_u16());
             v["index"] = json!(i);

@@ -11,7 +11,7 @@
 use crate::request::ApiError;
 use crate::Config;
 use axum::http::StatusCode;
-use mancala_oracle::{Options, Oracle, OracleError, Settings, TableSize};
+use mancala_oracle::{Interrupt, Options, Oracle, OracleError, Settings, TableSize};
 use mancala_rules::{Preset, Rules, Variant};
 use mancala_tables::{published, MAX_TIER};
 use std::collections::HashMap;
@@ -189,7 +189,11 @@ impl Shared {
             })?
             .map_err(|_| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "shutting down"))?;
         let shared = self.clone();
-        tokio::task::spawn_blocking(move || {
+        // Raised when this request's future is dropped (its client closed the connection)
+        // before the search ends: the search stops, and its slot is free for the next.
+        let gone = RaiseOnDrop(Interrupt::new());
+        let interrupt = gone.0.clone();
+        let answer = tokio::task::spawn_blocking(move || {
             let _permit = permit;
             let mut searcher = lock(&set.searcher);
             if searcher.is_none() {
@@ -197,10 +201,26 @@ impl Shared {
             }
             let oracle = searcher.as_mut().expect("made above");
             oracle.set_time_limit(Some(seconds));
+            oracle.set_interrupt(Some(interrupt));
             f(oracle).map_err(|e| ApiError::oracle(e, &key))
         })
         .await
-        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?
+        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))
+        .and_then(|r| r);
+        // Raising the flag of a search that has ended changes nothing: the next search of
+        // this rule set gets a flag of its own.
+        drop(gone);
+        answer
+    }
+}
+
+/// Raises its flag when dropped: held across a search's `await`, it tells the search that
+/// nobody waits for it any more (a request's future is dropped when its client goes).
+struct RaiseOnDrop(Interrupt);
+
+impl Drop for RaiseOnDrop {
+    fn drop(&mut self) {
+        self.0.raise();
     }
 }
 

@@ -250,7 +250,7 @@ fn every_answer_allows_any_origin_and_preflights_are_answered() {
 fn a_batch_answers_as_the_single_calls_do() {
     let url = start(tables());
     // Positions of 0..16 seeds from random play, a terminal one, one above the tables (17
-    // seeds: searched) and a bad one.
+    // seeds, answered without the tables) and a bad one.
     let rules = Rules::new(Variant::preset(Preset::Awari));
     let mut positions: Vec<String> = Vec::new();
     let mut seed = 12345u64;
@@ -271,7 +271,8 @@ fn a_batch_answers_as_the_single_calls_do() {
         }
     }
     positions.push("0 0 0 0 0 0 5 3 0 0 0 0".into());
-    positions.push("3 2 2 2 1 1 1 1 1 1 1 1".into());
+    // 17 seeds, South without a seed: the game is over, valued above the tables (-17).
+    positions.push("0 0 0 0 0 0 5 4 3 2 2 1".into());
     positions.push("1 2 3".into());
     let mut list: Vec<serde_json::Value> = positions.iter().map(|p| serde_json::json!(p)).collect();
     // A position may also be an array of pit counts.
@@ -309,6 +310,7 @@ fn a_batch_answers_as_the_single_calls_do() {
     );
     assert_eq!(answers[answers.len() - 2]["status"], 400);
     assert_eq!(answers[answers.len() - 3]["source"], "search");
+    assert_eq!(answers[answers.len() - 3]["value"], -17);
     // A batch is bounded, and a malformed body is a 400 that says what to send.
     let many = vec![serde_json::json!(VU); mancala_serve::MAX_BATCH + 1];
     let r = agent
