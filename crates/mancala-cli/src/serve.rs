@@ -49,6 +49,25 @@ pub struct ServeCmd {
     #[arg(long, value_name = "T", allow_negative_numbers = true)]
     threads: Option<usize>,
 
+    /// Connections open at once, at most (more wait to be accepted)
+    #[arg(
+        long,
+        value_name = "N",
+        allow_negative_numbers = true,
+        default_value_t = 512
+    )]
+    max_connections: usize,
+
+    /// Seconds a connection may take to send a request's headers, or stay idle between
+    /// requests, before it is closed
+    #[arg(
+        long,
+        value_name = "S",
+        allow_negative_numbers = true,
+        default_value_t = 10.0
+    )]
+    header_timeout: f64,
+
     /// Transposition table of each rule set's searcher, MB
     #[arg(
         long,
@@ -74,6 +93,12 @@ impl ServeCmd {
                 "--threads must be between 1 and {} (four times this machine's cores)",
                 4 * cores
             );
+        }
+        if !(1..=1_000_000).contains(&self.max_connections) {
+            bail!("--max-connections must be between 1 and 1000000");
+        }
+        if !(self.header_timeout >= 0.1 && self.header_timeout <= 3600.0) {
+            bail!("--header-timeout must be between 0.1 and 3600 seconds");
         }
         if !(1..=65536).contains(&self.hash) {
             bail!("--hash must be between 1 and 65536 (MB)");
@@ -112,6 +137,8 @@ impl ServeCmd {
             searches: self.searches,
             search_threads: threads,
             hash_mb: self.hash,
+            max_connections: self.max_connections,
+            header_timeout: std::time::Duration::from_secs_f64(self.header_timeout),
         };
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .enable_all()

@@ -49,6 +49,13 @@ pub struct Config {
     pub search_threads: usize,
     /// Transposition table of each rule set's searcher, MB.
     pub hash_mb: usize,
+    /// Connections open at once, at most: more wait to be accepted. Each holds a file
+    /// descriptor, so the cap keeps the server below its limit of them.
+    pub max_connections: usize,
+    /// How long a connection may take to send a request's headers, and stay idle between
+    /// requests, before it is closed: a client that opens connections and sends nothing
+    /// cannot keep them.
+    pub header_timeout: std::time::Duration,
 }
 
 impl Default for Config {
@@ -60,11 +67,46 @@ impl Default for Config {
             searches: 1,
             search_threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             hash_mb: 64,
+            max_connections: 512,
+            header_timeout: std::time::Duration::from_secs(10),
         }
     }
 }
 
-/// Serves `config` on `listener` until the process ends.
+/// Serves `config` on `listener` until the process ends: at most
+/// [`Config::max_connections`] connections at once, each closed when it has sent no complete
+/// request headers for [`Config::header_timeout`] (a new connection or an idle kept-alive
+/// one).
 pub async fn serve(listener: tokio::net::TcpListener, config: Config) -> std::io::Result<()> {
-    axum::serve(listener, router(config)).await
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    use std::sync::Arc;
+    let slots = Arc::new(tokio::sync::Semaphore::new(config.max_connections.max(1)));
+    let timeout = config.header_timeout;
+    let app = router(config);
+    loop {
+        let permit = slots
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(std::io::Error::other)?;
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            // Out of file descriptors or a connection reset before it was taken: wait a
+            // moment and go on, as a server must.
+            Err(_) => {
+                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+                continue;
+            }
+        };
+        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        tokio::spawn(async move {
+            let _permit = permit;
+            let connection = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(timeout)
+                .serve_connection(TokioIo::new(stream), service);
+            // A connection that fails (reset, timed out) concerns only its client.
+            let _ = connection.await;
+        });
+    }
 }

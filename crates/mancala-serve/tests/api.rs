@@ -389,3 +389,39 @@ fn the_published_files_are_served_as_awari() {
     assert_eq!(v["built"][0]["up_to_seeds"], 16);
     std::fs::remove_dir_all(&vu).unwrap();
 }
+
+/// Idle connections cannot starve the server: each is closed once it has sent no request for
+/// the header timeout, and at most `max_connections` are open at once, so a real client gets
+/// through while many idle sockets (a bounded number, on loopback) are held open.
+#[test]
+fn idle_connections_are_closed_and_capped() {
+    use std::io::Read;
+    use std::net::TcpStream;
+    use std::time::{Duration, Instant};
+    let url = common::start_with(mancala_serve::Config {
+        dir: tables().to_path_buf(),
+        max_connections: 16,
+        header_timeout: Duration::from_secs(1),
+        ..mancala_serve::Config::default()
+    });
+    let addr = url.trim_start_matches("http://").to_string();
+    // Three times the cap of sockets that never send a byte.
+    let idle: Vec<TcpStream> = (0..48)
+        .map(|_| TcpStream::connect(&addr).unwrap())
+        .collect();
+    let started = Instant::now();
+    let (status, v) = get(&format!("{url}/api/variants"));
+    assert_eq!(status, 200, "{v}");
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "answered after {:?}",
+        started.elapsed()
+    );
+    // The first idle socket was closed by the server (end of stream), not left open.
+    let mut first = &idle[0];
+    first
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut buf = [0u8; 16];
+    assert_eq!(first.read(&mut buf).unwrap(), 0, "closed by the server");
+}
