@@ -16,7 +16,13 @@ pub struct Advice<'a> {
 impl Advice<'_> {
     /// A table error with the command that mends it.
     pub fn table(&self, e: TableError) -> anyhow::Error {
-        let build = |max: usize| self.variant.build_command(max, self.dir);
+        self.table_for(e, 0)
+    }
+
+    /// [`Advice::table`] for a question of `seeds` seeds: a build it advises goes up to them
+    /// (the tier named missing may be a lower one).
+    fn table_for(&self, e: TableError, seeds: usize) -> anyhow::Error {
+        let build = |max: usize| self.variant.build_command(max.max(seeds), self.dir);
         let hint = match &e {
             TableError::Missing { tier, .. } => format!("run `{}`", build(*tier)),
             TableError::TooLarge { .. } => "lower --max-seeds".to_string(),
@@ -111,7 +117,7 @@ impl Advice<'_> {
     /// An oracle error: the table or search advice, or the verifier for inconsistent tables.
     pub fn oracle(&self, e: OracleError, seeds: usize) -> anyhow::Error {
         match e {
-            OracleError::Table(t) => self.table(t),
+            OracleError::Table(t) => self.table_for(t, seeds),
             OracleError::Search(s) => self.search(s, seeds),
             e @ OracleError::Inconsistent { .. } => with_hint(
                 e.into(),

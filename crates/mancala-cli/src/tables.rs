@@ -637,6 +637,12 @@ impl VerifyCmd {
             Some(_) => published::file_path(d, n),
             None => tier_path(d, &key, n),
         };
+        if let Some(vu) = self.vu_dir.as_deref().filter(|d| !d.is_dir()) {
+            bail!(
+                "--vu-dir {}: no such folder (it should hold the published database's files scores.0, scores.1, ...)",
+                vu.display()
+            );
+        }
         let max = match self.max_seeds {
             Some(n) if n > rules.max_seeds().min(MAX_TIER) => bail!(
                 "--max-seeds {n}: {key} has tiers up to {}",

@@ -139,7 +139,7 @@ fn published_files_are_checked() {
             "--vu-dir",
             empty.to_str().unwrap(),
         ],
-        "scores.9, the published database's file of tier 9, is not in",
+        "scores.0, the published database's file of tier 0, is not in",
     )]);
     let eight = vu.join("scores.8");
     let bytes = std::fs::read(&eight).unwrap();
@@ -194,5 +194,32 @@ fn import_refuses_values_no_position_can_have() {
             "nothing written for the forged tier"
         );
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// What is wrong with a folder of published files is said of the folder or the file itself:
+/// a folder that is not there, and the first file missing (scores.0, not the question's tier).
+#[test]
+fn a_missing_folder_or_file_is_named() {
+    let dir = scratch("vu-names");
+    let (tables, vu) = (dir.join("t"), dir.join("vu"));
+    let (t, v) = (tables.to_str().unwrap(), vu.to_str().unwrap());
+    ok(&["build", "awari", "--max-seeds", "10", "--dir", t, "-q"]);
+    ok(&["export", "awari", "--vu", "--dir", t, "--out", v]);
+    let nowhere = dir.join("nowhere");
+    let n = nowhere.to_str().unwrap();
+    let position = "0 0 1 2 0 3 1 0 0 2 0 1";
+    common::assert_one_line_errors(&[
+        (
+            &["query", "awari", position, "--vu-dir", n],
+            "no such folder",
+        ),
+        (&["verify", "awari", "--vu-dir", n], "no such folder"),
+    ]);
+    std::fs::remove_file(vu.join("scores.0")).unwrap();
+    common::assert_one_line_errors(&[
+        (&["query", "awari", position, "--vu-dir", v], "scores.0,"),
+        (&["verify", "awari", "--vu-dir", v], "scores.0,"),
+    ]);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -225,7 +225,13 @@ impl Oracle {
                     t.decode_up_to(k)?;
                 }
             }
-            Some(t) => return Err(t.missing(n).into()),
+            // The first tier missing below the question's, as verify names it.
+            Some(t) => {
+                let k = (0..=n.min(t.indexer().max_tier()))
+                    .find(|&k| t.tier(k).is_none() && t.indexer().size(k) > 0)
+                    .unwrap_or(n);
+                return Err(t.missing(k).into());
+            }
             None => {}
         }
         let moves = self.with_solver(|s| s.move_values(b, obs))?;

@@ -85,6 +85,15 @@ impl Tables {
     /// their tiers as the database does (the Awari type). The start position, which the
     /// database leaves out, gets its value from its moves.
     pub fn open_published(dir: &Path, rules: &Rules, max: usize) -> Result<Tables, TableError> {
+        // A folder that is not there is said to be so, not taken for one whose files are all
+        // missing.
+        if !dir.is_dir() {
+            let why = std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                "no such folder (it should hold the published database's files scores.0, scores.1, ...)",
+            );
+            return Err(FileError::io(dir, why).into());
+        }
         let ix = Indexer::new(rules, max)?;
         let key = rules.variant().key();
         if ix.order() != Order::Published {

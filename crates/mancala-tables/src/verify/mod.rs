@@ -182,14 +182,12 @@ pub fn verify_with(
         // the lower tiers are read in order, a slice of the tier at a time.
         let all: u64 = (0..=n).map(|k| ix.size(k)).sum();
         let scanned = all > opts.budget;
-        if scanned {
-            // The scan reads every lower tier with positions whole (at random, a missing
-            // tier shows as a position whose moves give nothing).
-            let absent =
-                (0..n).find(|&k| ix.size(k) > 0 && tables.tier(k).and_then(Table::raw).is_none());
-            if let Some(k) = absent {
-                return Err(tables.missing(k));
-            }
+        // A position's moves may lead to any lower tier: one that is missing is named as
+        // such (its file, what to do), never reported as a position whose moves give nothing.
+        let absent =
+            (0..n).find(|&k| ix.size(k) > 0 && tables.tier(k).and_then(Table::raw).is_none());
+        if let Some(k) = absent {
+            return Err(tables.missing(k));
         }
         let pieces = if scanned {
             let room = opts.budget.saturating_sub(size).max(1);
