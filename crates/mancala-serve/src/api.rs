@@ -3,7 +3,7 @@
 use crate::request::{self, flag, ApiError, Pairs};
 use crate::sets::{highest_published, RuleSet, Shared};
 use crate::Config;
-use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, Request, State};
 use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::middleware::{self, Next};
@@ -296,14 +296,27 @@ async fn query(
 /// and `max_seconds` (for the whole request: positions above the tables are searched one
 /// after another while time is left). The answer is `{"answers": [...]}`, one per position
 /// in order: what `GET /api/query` answers for it, or `{"error", "status"}`.
-async fn batch(
-    State(s): State<Arc<Shared>>,
-    body: Result<Json<Value>, JsonRejection>,
-) -> Result<Json<Value>, ApiError> {
-    let Json(body) = body.map_err(|e| {
+async fn batch(State(s): State<Arc<Shared>>, request: Request) -> Result<Json<Value>, ApiError> {
+    // The body is read within a time limit: a client that sends it a byte at a time cannot
+    // hold a connection for ever.
+    let limit = s.config.header_timeout * 3;
+    let bytes = tokio::time::timeout(limit, axum::body::to_bytes(request.into_body(), MAX_BODY))
+        .await
+        .map_err(|_| {
+            ApiError::new(
+                StatusCode::REQUEST_TIMEOUT,
+                format!("the body did not arrive within {} s", limit.as_secs_f64()),
+            )
+        })?
+        .map_err(|e| {
+            ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!("the body cannot be read: {e} (at most {MAX_BODY} bytes)"),
+            )
+        })?;
+    let body: Value = serde_json::from_slice(&bytes).map_err(|e| {
         ApiError::bad(format!(
-            "the body must be a JSON object with the variant's parameters and \"positions\": {}",
-            e.body_text()
+            "the body must be a JSON object with the variant's parameters and \"positions\": {e}"
         ))
     })?;
     let Some(fields) = body.as_object() else {

@@ -178,6 +178,8 @@ impl Shared {
         f: impl FnOnce(&mut Oracle) -> Result<T, OracleError> + Send + 'static,
     ) -> Result<T, ApiError> {
         let key = set.rules.variant().key();
+        // The limit is the request's: the wait for a slot comes out of it.
+        let arrived = std::time::Instant::now();
         let wait = Duration::from_secs_f64(seconds);
         let permit = tokio::time::timeout(wait, self.searches.clone().acquire_owned())
             .await
@@ -188,6 +190,13 @@ impl Shared {
                 )
             })?
             .map_err(|_| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "shutting down"))?;
+        let seconds = seconds - arrived.elapsed().as_secs_f64();
+        if seconds <= 0.0 {
+            return Err(ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "every search slot was busy for the whole time limit: try again in a few seconds",
+            ));
+        }
         let shared = self.clone();
         // Raised when this request's future is dropped (its client closed the connection)
         // before the search ends: the search stops, and its slot is free for the next.

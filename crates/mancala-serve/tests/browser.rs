@@ -326,6 +326,25 @@ fn the_page_shows_what_the_api_says_and_plays_a_click() {
     assert!(!href.as_str().unwrap().contains("position"), "{href}");
     browser.screenshot(&shots.join("page-4-bad-position.png"));
 
+    // A link whose third move cannot be played (moves separated by spaces, as the server
+    // reads them): the game before it, and a message that says which move.
+    browser.call(
+        "POST",
+        "/url",
+        Some(json!({ "url": format!("{url}/?variant=awari&moves=0+0+0") })),
+    );
+    let (_, two) = get(&format!("{url}/api/play?variant=awari&moves=0,0"));
+    assert_eq!(wait_for_pits(&browser, &two["pits"]), two["pits"]);
+    let message = browser.wait_for(
+        "const m = document.getElementById('message').textContent; return m.includes('Move 3') ? m : null;",
+    );
+    assert!(
+        message.as_str().unwrap().contains("not a legal move"),
+        "{message}"
+    );
+    let href = browser.script("return location.search;");
+    assert!(href.as_str().unwrap().contains("moves=0%2C0"), "{href}");
+
     // A phone, 360 px wide: the whole board is in view and nothing scrolls sideways.
     browser.call(
         "POST",
