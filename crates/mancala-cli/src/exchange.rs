@@ -54,6 +54,12 @@ impl ExportCmd {
             variant: &self.variant,
             dir: &self.dir,
         };
+        if self.out.exists() && !self.out.is_dir() {
+            anyhow::bail!(
+                "--out {}: a file is there, not a folder; give a folder for the files scores.0, scores.1, ... (it is made if missing)",
+                self.out.display()
+            );
+        }
         let written =
             published::export(&rules, &self.dir, &self.out, max).map_err(|e| advice.table(e))?;
         report(&written, "written");

@@ -663,3 +663,50 @@ fn writes_never_follow_links_planted_in_the_folder() {
     assert!(out.status.success() && t.contains("named pipe"), "{t}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Things in the way of a file a command writes get a message that says what to do: a file
+/// where `export --out` wants a folder, a folder where a build saves a checkpoint.
+#[test]
+fn what_stands_in_the_way_of_a_write_is_named() {
+    let dir = scratch("in-the-way");
+    let d = dir.to_str().unwrap();
+    build(&dir, "8");
+    let file = dir.join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    common::assert_one_line_errors(&[(
+        &[
+            "export",
+            "awari",
+            "--vu",
+            "--dir",
+            d,
+            "--out",
+            file.to_str().unwrap(),
+        ],
+        "a file is there, not a folder",
+    )]);
+    std::fs::create_dir(dir.join("awari-6x4/tier-009.ckpt")).unwrap();
+    let out = within(
+        Duration::from_secs(60),
+        &[
+            "build",
+            "awari",
+            "--max-seeds",
+            "10",
+            "--dir",
+            d,
+            "-q",
+            "--memory",
+            "10M",
+            "--checkpoint-minutes",
+            "0",
+        ],
+    );
+    let t = text(&out);
+    assert!(!out.status.success(), "{t}");
+    assert!(
+        t.contains("tier-009.ckpt") && t.contains("remove or rename it"),
+        "{t}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -71,6 +71,11 @@ pub(crate) fn write_atomically(
     path: &Path,
     write: impl FnOnce(&mut File) -> io::Result<()>,
 ) -> io::Result<()> {
+    if fs::symlink_metadata(path).is_ok_and(|m| m.is_dir()) {
+        return Err(io::Error::other(
+            "a folder stands where this file is written: remove or rename it",
+        ));
+    }
     let tmp = tmp_path(path);
     let done = (|| {
         let mut f = create_fresh(&tmp, false)?;
