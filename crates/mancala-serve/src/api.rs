@@ -277,17 +277,42 @@ async fn answer(
     Ok(json::answer(&a, n))
 }
 
+/// What a question about one position gives: its parameters, rule set, time limit and the
+/// position asked.
+struct Question {
+    params: Vec<(String, String)>,
+    set: Arc<RuleSet>,
+    seconds: f64,
+    position: Board,
+}
+
+/// Reads a question about one position from its query string.
+async fn question(
+    s: &Arc<Shared>,
+    q: Result<Query<Vec<(String, String)>>, QueryRejection>,
+) -> Result<Question, ApiError> {
+    let params = pairs(q)?;
+    let set = rule_set(s, &params).await?;
+    let seconds = request::seconds(&params, s.config.max_seconds)?;
+    let position = request::game(&set.rules, &params)?.position;
+    Ok(Question {
+        params,
+        set,
+        seconds,
+        position,
+    })
+}
+
 /// `GET /api/query`: the value and every move's, as `mancala query --json`.
 async fn query(
     State(s): State<Arc<Shared>>,
     q: Result<Query<Vec<(String, String)>>, QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    let p = pairs(q)?;
-    let set = rule_set(&s, &p).await?;
-    let seconds = request::seconds(&p, s.config.max_seconds)?;
-    let tables_only = flag(&p, "tables_only")?;
-    let b = request::game(&set.rules, &p)?.position;
-    answer(&s, &set, b, seconds, tables_only).await.map(Json)
+    let q = question(&s, q).await?;
+    let tables_only = flag(&q.params, "tables_only")?;
+    answer(&s, &q.set, q.position, q.seconds, tables_only)
+        .await
+        .map(Json)
 }
 
 /// `POST /api/query`: many positions of one rule set at once. The body is a JSON object with
@@ -466,10 +491,12 @@ async fn solve(
     State(s): State<Arc<Shared>>,
     q: Result<Query<Vec<(String, String)>>, QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    let p = pairs(q)?;
-    let set = rule_set(&s, &p).await?;
-    let seconds = request::seconds(&p, s.config.max_seconds)?;
-    let b = request::game(&set.rules, &p)?.position;
+    let Question {
+        set,
+        seconds,
+        position: b,
+        ..
+    } = question(&s, q).await?;
     let key = set.rules.variant().key();
     let tables = set.reader.tables_up_to();
     let started = Instant::now();

@@ -202,10 +202,7 @@ fn the_variants_list_the_presets_and_the_tables_built() {
 #[test]
 fn every_answer_allows_any_origin_and_preflights_are_answered() {
     let url = start(tables());
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .build()
-        .into();
+    let agent = common::agent();
     for path in [
         "/api/variants",
         "/api/query?variant=awari&position=0%200%201%202%200%203%201%200%200%202%200%201",
@@ -279,10 +276,7 @@ fn a_batch_answers_as_the_single_calls_do() {
     list.push(serde_json::json!([1, 1, 1, 1, 1, 2, 4, 2, 3, 0, 0, 0]));
     positions.push(VU.into());
     let body = serde_json::json!({"variant": "awari", "positions": list});
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .build()
-        .into();
+    let agent = common::agent();
     let mut r = agent
         .post(&format!("{url}/api/query"))
         .send_json(&body)
@@ -339,10 +333,7 @@ fn a_batch_answers_as_the_single_calls_do() {
 #[test]
 fn refusals_at_the_http_level_are_json_too() {
     let url = start(tables());
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .build()
-        .into();
+    let agent = common::agent();
     let mut r = agent.delete(&format!("{url}/api/query")).call().unwrap();
     assert_eq!(r.status().as_u16(), 405);
     let e: serde_json::Value = r.body_mut().read_json().unwrap();

@@ -55,13 +55,17 @@ pub fn start_with(config: mancala_serve::Config) -> String {
     format!("http://{}", rx.recv().unwrap())
 }
 
-/// GETs `url`: the status and the body as JSON.
-pub fn get(url: &str) -> (u16, Value) {
-    let agent: ureq::Agent = ureq::Agent::config_builder()
+/// A client that reads every answer, whatever its status.
+pub fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
         .http_status_as_error(false)
         .build()
-        .into();
-    let mut r = agent.get(url).call().unwrap();
+        .into()
+}
+
+/// GETs `url`: the status and the body as JSON.
+pub fn get(url: &str) -> (u16, Value) {
+    let mut r = agent().get(url).call().unwrap();
     let status = r.status().as_u16();
     let body: Value = r.body_mut().read_json().unwrap();
     (status, body)
