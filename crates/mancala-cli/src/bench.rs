@@ -219,13 +219,11 @@ impl BenchCmd {
 
     /// The Kalah solving suite: exact values over 12-seed tables.
     fn run_solve(&self) -> Result<()> {
-        let scratch = self.dir.is_none().then(|| {
-            std::env::temp_dir().join(format!("mancala-bench-{}", std::process::id()))
-        });
-        let dir = self.dir.clone().or_else(|| scratch.clone()).expect("one of them");
+        let scratch = std::env::temp_dir().join(format!("mancala-bench-{}", std::process::id()));
+        let dir = self.dir.clone().unwrap_or_else(|| scratch.clone());
         let out = self.solve_over(&dir);
-        if let Some(s) = scratch {
-            let _ = std::fs::remove_dir_all(s);
+        if self.dir.is_none() {
+            let _ = std::fs::remove_dir_all(&scratch);
         }
         out
     }
