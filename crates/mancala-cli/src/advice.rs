@@ -156,11 +156,17 @@ fn tier_of(path: &Path) -> Option<usize> {
         .ok()
 }
 
-/// A byte count as a `--memory` value: whole MiB, GiB or TiB, rounded up.
+/// A byte count as a `--memory` value: whole KiB (below a MiB), MiB, GiB or TiB, rounded up.
 pub fn size_text(bytes: u64) -> String {
-    const UNITS: [(u64, &str); 3] = [(1 << 40, "T"), (1 << 30, "G"), (1 << 20, "M")];
+    const UNITS: [(u64, &str); 4] = [
+        (1 << 40, "T"),
+        (1 << 30, "G"),
+        (1 << 20, "M"),
+        (1 << 10, "K"),
+    ];
     for (unit, name) in UNITS {
-        if bytes >= 4 * unit || bytes >= unit && bytes.is_multiple_of(unit) || unit == 1 << 20 {
+        // Below a megabyte in kilobytes: a budget of 1K is not shown as 1M.
+        if bytes >= 4 * unit || bytes >= unit && bytes.is_multiple_of(unit) || unit == 1 << 10 {
             return format!("{}{name}", bytes.div_ceil(unit));
         }
     }

@@ -158,7 +158,15 @@ pub const YEAR_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
 pub fn max_seconds(s: Option<f64>) -> Result<Option<f64>> {
     match s {
         Some(t) if !(0.0..=YEAR_SECONDS).contains(&t) => {
-            bail!("--max-seconds {t}: give a number of seconds from 0 to {YEAR_SECONDS} (a year)")
+            // Echoed as typed would be, not as 300 digits: 1e300, -5, 4e7.
+            let shown = if t.abs() >= 1e6 {
+                format!("{t:e}")
+            } else {
+                format!("{t}")
+            };
+            bail!(
+                "--max-seconds {shown}: give a number of seconds from 0 to {YEAR_SECONDS} (a year)"
+            )
         }
         s => Ok(s),
     }

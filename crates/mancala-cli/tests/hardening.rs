@@ -710,3 +710,44 @@ fn what_stands_in_the_way_of_a_write_is_named() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Numbers are echoed as a person would write them: a huge time limit in exponent form, not
+/// 300 digits; a budget below a megabyte in kilobytes, not "0 MB".
+#[test]
+fn numbers_are_echoed_readably() {
+    let dir = scratch("echo");
+    let d = dir.to_str().unwrap();
+    common::assert_one_line_errors(&[(
+        &[
+            "solve",
+            "kalah",
+            "--seeds",
+            "3",
+            "--tables",
+            "0",
+            "--max-seconds",
+            "1e300",
+            "-q",
+        ],
+        "--max-seconds 1e300:",
+    )]);
+    let out = mancala(&[
+        "build",
+        "awari",
+        "--max-seeds",
+        "4",
+        "--memory",
+        "1K",
+        "--dir",
+        d,
+        "-q",
+    ]);
+    let t = text(&out);
+    assert!(!out.status.success(), "{t}");
+    assert!(
+        t.contains("budget of 1 KB") && t.contains("memory budget 1K"),
+        "{t}"
+    );
+    assert!(!t.contains("0 MB"), "{t}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -225,7 +225,7 @@ pub enum TableError {
         bad: Box<BadEntry>,
     },
     /// No plan builds the tier within the memory budget.
-    #[error("tier {tier} of {key} does not fit in a budget of {budget_mb} MB of memory: {needed_mb} MB would do", needed_mb = needed.div_ceil(1 << 20), budget_mb = budget >> 20)]
+    #[error("tier {tier} of {key} does not fit in a budget of {} of memory: {needed_mb} MB would do", budget_text(*budget), needed_mb = needed.div_ceil(1 << 20))]
     Memory {
         /// The seeds of the tier (the first one that does not fit).
         tier: usize,
@@ -322,6 +322,15 @@ pub fn prefetch<T>(x: &T) {
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = x;
+}
+
+/// A budget in words: whole MB from 1 MB up, KB or bytes below (a budget of 1K is not "0 MB").
+fn budget_text(bytes: u64) -> String {
+    match bytes {
+        b if b >= 1 << 20 => format!("{} MB", b >> 20),
+        b if b >= 1 << 10 => format!("{} KB", b >> 10),
+        b => format!("{b} bytes"),
+    }
 }
 
 #[cfg(test)]
