@@ -199,21 +199,7 @@ impl BenchCmd {
                 "nodes_per_second": (k as f64 / t.max(1e-9)).round(),
             }));
         }
-        let rate = nodes as f64 / seconds.max(1e-9);
-        if self.json {
-            let v = json!({
-                "positions": rows,
-                "nodes": nodes,
-                "seconds": (seconds * 1000.0).round() / 1000.0,
-                "nodes_per_second": rate.round(),
-            });
-            println!("{v}");
-        } else {
-            println!(
-                "total: {nodes} nodes in {seconds:.3} s, {:.2} M nodes/s (signature {nodes})",
-                rate / 1e6
-            );
-        }
+        self.print_total(json!({}), rows, nodes, seconds, "signature");
         Ok(())
     }
 
@@ -277,22 +263,34 @@ impl BenchCmd {
                 "nodes_per_second": (s.nodes as f64 / t.max(1e-9)).round(),
             }));
         }
+        let head = json!({ "tables": SOLVE_TABLES });
+        self.print_total(head, rows, nodes, seconds, "solve signature");
+        Ok(())
+    }
+
+    /// A suite's total: one JSON object (`head`'s fields, then the positions and the totals)
+    /// or a line that names the node total as the suite's `signature`.
+    fn print_total(
+        &self,
+        head: serde_json::Value,
+        rows: Vec<serde_json::Value>,
+        nodes: u64,
+        seconds: f64,
+        signature: &str,
+    ) {
         let rate = nodes as f64 / seconds.max(1e-9);
         if self.json {
-            let v = json!({
-                "tables": SOLVE_TABLES,
-                "positions": rows,
-                "nodes": nodes,
-                "seconds": (seconds * 1000.0).round() / 1000.0,
-                "nodes_per_second": rate.round(),
-            });
+            let mut v = head;
+            v["positions"] = json!(rows);
+            v["nodes"] = json!(nodes);
+            v["seconds"] = json!((seconds * 1000.0).round() / 1000.0);
+            v["nodes_per_second"] = json!(rate.round());
             println!("{v}");
         } else {
             println!(
-                "total: {nodes} nodes in {seconds:.3} s, {:.2} M nodes/s (solve signature {nodes})",
+                "total: {nodes} nodes in {seconds:.3} s, {:.2} M nodes/s ({signature} {nodes})",
                 rate / 1e6
             );
         }
-        Ok(())
     }
 }
