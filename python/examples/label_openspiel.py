@@ -47,13 +47,13 @@ def main() -> None:
     else:
         game = pyspiel.load_game("mancala")
     variant, options = variant_of(game)
-    oracle = mancala.Oracle(variant, args.dir, **options)
+    oracle = mancala.Oracle(variant, args.dir, pits=options["pits"], seeds=options["seeds"])
     total = 2 * options["pits"] * options["seeds"]
     tables = total if variant == "oware" else 20
     if (oracle.tables_up_to or 0) < tables:
         print(f"building the {oracle.key} tables up to {tables} seeds in {args.dir} ...")
         oracle.build(tables)
-    most = args.max_seeds if args.max_seeds is not None else oracle.tables_up_to
+    most = args.max_seeds if args.max_seeds is not None else (oracle.tables_up_to or 0)
 
     rng = random.Random(args.seed)
     states = []

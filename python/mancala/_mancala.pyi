@@ -1,6 +1,7 @@
 """Type stubs of the extension module (re-exported by ``mancala``)."""
 
 import os
+import pathlib
 from typing import Any, Dict, List, Optional, Sequence, Union, overload
 
 Position = Union[str, Sequence[int]]
@@ -101,7 +102,7 @@ class Oracle:
     def tables_up_to(self) -> Optional[int]:
         """The largest seed count up to which every tier is open (``None``: not even tier 0)."""
     @property
-    def dir(self) -> str:
+    def dir(self) -> pathlib.Path:
         """The table folder."""
     def build(self, max_seeds: int) -> None:
         """Builds the tiers ``0..max_seeds`` that are missing into ``dir`` (as ``mancala
@@ -127,11 +128,10 @@ class Oracle:
         positions or a NumPy array of shape ``(n, 2m)``. A bad position raises the error of
         ``query`` with ``positions[i]:`` in front."""
     @overload
-    def values(self, positions: Sequence[Position]) -> List[int]: ...
-    @overload
-    def values(self, positions: Any) -> Any: ...
-    def values(self, positions: Any) -> Any:
+    def values(self, positions: Sequence[Position]) -> List[int]:
         """``[query(p)["value"] for p in positions]``, from one table read a position where
         the tables index it: a list for a sequence, a NumPy ``int16`` array of shape
         ``(n,)`` for an array of shape ``(n, 2m)`` of any integer type. Errors as
         ``query_many``."""
+    @overload
+    def values(self, positions: Any) -> Any: ...

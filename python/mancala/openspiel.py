@@ -170,7 +170,9 @@ class PerfectBot(pyspiel.Bot):
     ) -> None:
         pyspiel.Bot.__init__(self)
         variant, size = variant_of(game)
-        self.oracle = oracle if oracle is not None else Oracle(variant, dir, **size, **options)
+        if oracle is None:
+            oracle = Oracle(variant, dir, pits=size["pits"], seeds=size["seeds"], **options)
+        self.oracle = oracle
         self.last: Optional[Dict[str, Any]] = None
         self._rng = random.Random(seed)
 
