@@ -876,7 +876,8 @@ fn describe_set(dir: &Path) -> serde_json::Value {
             .rev()
             .find(|&n| tier_path(dir.parent().unwrap_or(dir), &key, n).exists())
             .context("no table files")?;
-        let mut tables = Tables::open(dir.parent().unwrap_or(dir), &rules, max, true)?;
+        // Watched: a file changed in place while it is counted is said to be so, not a fault.
+        let mut tables = Tables::open_watched(dir.parent().unwrap_or(dir), &rules, max, true)?;
         tables.decode_all()?;
         let mut tiers = Vec::new();
         for n in 0..=max {
@@ -899,6 +900,7 @@ fn describe_set(dir: &Path) -> serde_json::Value {
                 "win": win, "draw": draw, "lose": lose,
             }));
         }
+        tables.unchanged()?;
         Ok(tiers)
     };
     match inner() {
