@@ -26,6 +26,7 @@
 #![warn(missing_docs)]
 
 mod api;
+mod refusals;
 mod request;
 mod sets;
 
@@ -76,7 +77,7 @@ impl Default for Config {
 /// Serves `config` on `listener` until the process ends: at most
 /// [`Config::max_connections`] connections at once, each closed when it has sent no complete
 /// request headers for [`Config::header_timeout`] (a new connection or an idle kept-alive
-/// one).
+/// one). A request hyper cannot read (400, 414, 431) is refused with the API's JSON error too.
 pub async fn serve(listener: tokio::net::TcpListener, config: Config) -> std::io::Result<()> {
     use hyper_util::rt::{TokioIo, TokioTimer};
     use std::sync::Arc;
@@ -104,7 +105,7 @@ pub async fn serve(listener: tokio::net::TcpListener, config: Config) -> std::io
             let connection = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())
                 .header_read_timeout(timeout)
-                .serve_connection(TokioIo::new(stream), service);
+                .serve_connection(TokioIo::new(refusals::JsonRefusals::new(stream)), service);
             // A connection that fails (reset, timed out) concerns only its client.
             let _ = connection.await;
         });

@@ -349,6 +349,74 @@ fn refusals_at_the_http_level_are_json_too() {
     assert_eq!(status, 400);
     let msg = e["error"].as_str().unwrap();
     assert!(!msg.contains("--"), "{msg}");
+    // Requests that hyper refuses itself, before any route: a URL too long, headers too
+    // many or too large, a malformed request line, header or version. Each answer is the
+    // API's JSON error (they had empty bodies).
+    let addr = url.trim_start_matches("http://");
+    let many: String = (0..200).map(|i| format!("x-{i}: y\r\n")).collect();
+    let cases: [(Vec<u8>, u16, &str); 6] = [
+        (
+            format!(
+                "GET /api/query?{} HTTP/1.1\r\nhost: x\r\n\r\n",
+                "a".repeat(70_000)
+            )
+            .into(),
+            414,
+            "POST /api/query",
+        ),
+        (
+            format!("GET / HTTP/1.1\r\nhost: x\r\n{many}\r\n").into(),
+            431,
+            "headers",
+        ),
+        (
+            format!("GET / HTTP/1.1\r\nx: {}\r\n\r\n", "y".repeat(2_000_000)).into(),
+            431,
+            "headers",
+        ),
+        (b"GARBAGE\r\n\r\n".to_vec(), 400, "HTTP/1.1"),
+        (
+            b"GET / HTTP/1.1\r\nno colon here\r\n\r\n".to_vec(),
+            400,
+            "HTTP/1.1",
+        ),
+        (b"GET / HTTP/9.1\r\n\r\n".to_vec(), 400, "HTTP/1.1"),
+    ];
+    for (request, status, needle) in cases {
+        let shown = String::from_utf8_lossy(&request[..40.min(request.len())]).to_string();
+        let (head, e) = raw_request(addr, &request);
+        let got: u16 = head
+            .split(' ')
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0);
+        assert_eq!(got, status, "{shown}: {head}");
+        let json = head
+            .to_ascii_lowercase()
+            .contains("content-type: application/json");
+        assert!(json, "{shown}: {head}");
+        assert!(
+            e["error"].as_str().unwrap().contains(needle),
+            "{shown}: {e}"
+        );
+    }
+}
+
+/// Sends `request` on a new connection to `addr` and reads the answer to its end: its head
+/// and its body as JSON.
+fn raw_request(addr: &str, request: &[u8]) -> (String, serde_json::Value) {
+    use std::io::{Read, Write};
+    let mut c = std::net::TcpStream::connect(addr).unwrap();
+    c.set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .unwrap();
+    // The server may answer and close before the whole request is sent.
+    let _ = c.write_all(request);
+    let mut out = Vec::new();
+    let _ = c.read_to_end(&mut out);
+    let text = String::from_utf8_lossy(&out).to_string();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let json = serde_json::from_str(body).unwrap_or_default();
+    (head.to_string(), json)
 }
 
 #[test]
