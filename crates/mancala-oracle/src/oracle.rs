@@ -3,6 +3,7 @@
 
 use crate::settings::{default_tables, Settings, TableSize};
 use crate::OracleError;
+use mancala_index::{Spec, Unreachable};
 use mancala_rules::{Board, Next, Node, Rules};
 use mancala_search::{Interrupt, Memory, Observer, SearchError, Solution, Solver, PV_LIMIT};
 use mancala_tables::{build, BuildObserver, BuildOptions, Tables, MAX_TIER};
@@ -52,6 +53,9 @@ pub struct Answer {
     pub best: Vec<usize>,
     /// Where the values came from.
     pub source: Source,
+    /// Why no game reaches the position, if none does (no table holds it, whatever was
+    /// built; its value is still the exact value of play from it).
+    pub cannot_arise: Option<Unreachable>,
 }
 
 /// The tables a search of a position will probe, before any is built.
@@ -207,7 +211,15 @@ impl Oracle {
     /// tier built at all, the error that names the tier to build).
     pub fn query(&mut self, b: Board, obs: &dyn Observer) -> Result<Answer, OracleError> {
         let a = self.query_unchecked(b, obs);
-        self.checked(a)
+        self.checked(a).map(|a| self.noted(b, a))
+    }
+
+    /// `a`, an answer about `b`, with why `b` cannot arise, if it cannot.
+    fn noted(&self, b: Board, a: Answer) -> Answer {
+        Answer {
+            cannot_arise: Spec::for_rules(&self.rules).cannot_arise(b),
+            ..a
+        }
     }
 
     /// `answer`, unless a table file changed in place while it was worked out (cut short, or
@@ -267,7 +279,7 @@ impl Oracle {
         }
         let read = self.read_tables(b);
         let (value, moves) = self.checked(read)?;
-        Ok(Some(answer(value, moves, Source::Table)))
+        Ok(Some(self.noted(b, answer(value, moves, Source::Table))))
     }
 
     /// The principal variation from `b` as far as the tables hold it (see
@@ -459,6 +471,7 @@ fn answer(value: i32, moves: Vec<(usize, i32)>, source: Source) -> Answer {
         moves,
         best,
         source,
+        cannot_arise: None,
     }
 }
 

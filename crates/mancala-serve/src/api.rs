@@ -12,7 +12,7 @@ use axum::routing::get;
 use axum::{Json, Router};
 use mancala_oracle::json;
 use mancala_oracle::{PackedFamily, Settings, Solution};
-use mancala_rules::{Board, GameFamily, Preset, Rules, Variant};
+use mancala_rules::{Board, GameFamily, Grouped, Preset, Rules, Variant};
 use mancala_tables::{Tables, MAX_TIER};
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -373,8 +373,9 @@ async fn batch(State(s): State<Arc<Shared>>, request: Request) -> Result<Json<Va
         return Err(ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
             format!(
-                "{} positions: a batch holds at most {MAX_BATCH}; split it",
-                positions.len()
+                "{} positions: a batch holds at most {}; split it",
+                Grouped(positions.len() as u128),
+                Grouped(MAX_BATCH as u128)
             ),
         ));
     }

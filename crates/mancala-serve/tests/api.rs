@@ -581,3 +581,23 @@ fn cut(path: &std::path::Path, len: u64) {
     let f = std::fs::OpenOptions::new().write(true).open(path).unwrap();
     f.set_len(len).unwrap();
 }
+
+/// A position no game reaches is answered with why (`cannot_arise`), as the command line's
+/// `query --json` says it; one that arises has no such field.
+#[test]
+fn a_position_that_cannot_arise_is_said_to_be_so() {
+    let url = start(tables());
+    let (status, a) = get(&format!(
+        "{url}/api/query?variant=awari&position={}",
+        esc("1 1 0 0 0 0 1 1 1 1 1 1")
+    ));
+    assert_eq!(status, 200, "{a}");
+    assert!(a["cannot_arise"].as_str().unwrap().contains("empty"), "{a}");
+    assert_eq!(a["value"], -8, "{a}");
+    let (status, a) = get(&format!(
+        "{url}/api/query?variant=awari&position={}",
+        esc("1 1 0 0 0 0 1 1 1 1 1 0")
+    ));
+    assert_eq!(status, 200, "{a}");
+    assert!(a.get("cannot_arise").is_none(), "{a}");
+}

@@ -229,7 +229,7 @@ pub enum TableError {
         why: String,
     },
     /// A tier's file is whole, but a value in it is not its best move's value.
-    #[error("{} (tier {} of {key}) stores {} at rank {} (position {:?}), but its moves give {}", bad.path.display(), bad.tier, bad.stored, bad.rank, bad.position, bad.recomputed)]
+    #[error("{} (tier {} of {key}) stores {} at rank {} (position {:?}), but its moves give {}", bad.path.display(), bad.tier, bad.stored, mancala_rules::Grouped(bad.rank as u128), bad.position, bad.recomputed)]
     WrongValue {
         /// The rule set's key.
         key: String,

@@ -4,6 +4,7 @@ use crate::format::{self, Encoding, Header, BLOCK, HEADER_LEN, VERSION};
 use crate::mapped::FileMap;
 use crate::FileError;
 use mancala_index::Indexer;
+use mancala_rules::Grouped;
 use memmap2::Mmap;
 use std::fs::{self, File};
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -183,15 +184,18 @@ impl Table {
         }
         if header.tier as usize != tier || header.entries != entries {
             return Err(corrupt(format!(
-                "holds tier {} with {} positions, expected tier {tier} with {entries}",
-                header.tier, header.entries
+                "holds tier {} with {} positions, expected tier {tier} with {}",
+                header.tier,
+                Grouped(header.entries as u128),
+                Grouped(entries as u128)
             )));
         }
         let have = (map.len() - HEADER_LEN) as u64;
         if have != header.payload_len {
             return Err(corrupt(format!(
-                "payload is {have} bytes, the header says {} (truncated or padded)",
-                header.payload_len
+                "payload is {} bytes, the header says {} (truncated or padded)",
+                Grouped(have as u128),
+                Grouped(header.payload_len as u128)
             )));
         }
         let payload = &map[HEADER_LEN..];
@@ -261,8 +265,9 @@ impl Table {
             return Err(FileError::corrupt(
                 path,
                 format!(
-                    "{} bytes, but tier {tier} of {key} has {want} positions in the published order (truncated, or another tier's file)",
-                    map.len()
+                    "{} bytes, but tier {tier} of {key} has {} positions in the published order (truncated, or another tier's file)",
+                    Grouped(map.len() as u128),
+                    Grouped(want as u128)
                 ),
             ));
         }
@@ -663,7 +668,11 @@ fn write_tmp(
     if encoding == Encoding::Raw && payload_len != entries {
         return Err(FileError::corrupt(
             path,
-            format!("{payload_len} values written for a tier of {entries} positions"),
+            format!(
+                "{} values written for a tier of {} positions",
+                Grouped(payload_len as u128),
+                Grouped(entries as u128)
+            ),
         ));
     }
     let header = Header {
