@@ -31,6 +31,8 @@ mod request;
 mod sets;
 
 pub use api::{router, MAX_BATCH};
+/// The query parameters a request may give (any other is refused).
+pub use request::NAMES as PARAMETERS;
 
 use std::path::PathBuf;
 
