@@ -152,6 +152,20 @@ fn published_files_are_checked() {
         (&["verify", "awari", "--vu-dir", v], "download it again"),
         (&["export", "kalah", "--vu", "--dir", t, "--out", v], "only"),
     ]);
+    // A file that is a link leading nowhere (a loop) is named with what is wrong, not taken
+    // for a missing file (the query searched, import skipped it).
+    let three = vu.join("scores.3");
+    std::fs::remove_file(&three).unwrap();
+    std::os::unix::fs::symlink("scores.3", &three).unwrap();
+    let imported = dir.join("imported");
+    let i = imported.to_str().unwrap();
+    common::assert_one_line_errors(&[
+        (
+            &["query", "awari", "0 0 0 0 1 1 1 1 1 1 0 0", "--vu-dir", v],
+            "scores.3",
+        ),
+        (&["import", "awari", "--vu-dir", v, "--dir", i], "scores.3"),
+    ]);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -73,7 +73,7 @@ impl Tables {
         let mut tiers = Vec::with_capacity(max + 1);
         for n in 0..=max {
             let path = tier_path(dir, &key, n);
-            if path.exists() {
+            if present(&path) {
                 let t = Table::open_as(&path, &key, n, &ix, check_payload, watch)?;
                 tiers.push(Some(t));
             } else {
@@ -146,7 +146,7 @@ impl Tables {
             let path = published::file_path(dir, n);
             tiers.push(match ix.size(n) {
                 0 => None,
-                _ if path.exists() => Some(Table::open_published_as(&path, &key, n, &ix, watch)?),
+                _ if present(&path) => Some(Table::open_published_as(&path, &key, n, &ix, watch)?),
                 _ => None,
             });
         }
@@ -393,6 +393,12 @@ impl Tables {
             dir: self.dir.clone(),
         }
     }
+}
+
+/// Is anything at `path`? A link that leads nowhere (a loop, a missing target) is something:
+/// opening it then says what is wrong with it, where `Path::exists` took it for no file.
+fn present(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok()
 }
 
 /// Lower-tier values read one position at a time through [`Tables::probe`]. The first error
