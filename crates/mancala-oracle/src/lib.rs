@@ -36,6 +36,7 @@ mod oracle;
 mod settings;
 
 pub use family::{family_name, game, preset_options, PackedFamily};
+pub use mancala_index::Unreachable;
 pub use mancala_search::{Interrupt, Observer, Options, Progress, Solution};
 pub use oracle::{Answer, Oracle, Source, TablePlan};
 pub use settings::{default_tables, Settings, TableSize};
