@@ -282,6 +282,18 @@ impl Oracle {
         Ok(Some(self.noted(b, answer(value, moves, Source::Table))))
     }
 
+    /// The value of `b` as its tier stores it, if that tier is open and indexes `b` (`None`
+    /// otherwise: a position above the tables, or one the index leaves out, such as a
+    /// finished Kalah position). One index lookup and one read, without the check of
+    /// [`Oracle::query`] that the value is its best move's: the fast path of a batch of
+    /// values. Needs no search, so many threads may ask one oracle at once.
+    pub fn table_value(&self, b: Board) -> Result<Option<i32>, OracleError> {
+        match &self.tables {
+            Some(t) if t.tier(b.total() as usize).is_some() => Ok(t.probe(b)?.map(i32::from)),
+            _ => Ok(None),
+        }
+    }
+
     /// The principal variation from `b` as far as the tables hold it (see
     /// [`Oracle::principal_variation`], which searches on from there).
     pub fn table_line(&self, b: Board) -> Result<Vec<usize>, OracleError> {

@@ -7,7 +7,6 @@ use crate::{Board, Rules, RulesError};
 /// (a later nam-nam round, [`Rules::sided`]) a last word `north` or `south` (or `n`, `s`)
 /// says who is to move; South by default.
 pub fn parse_position(rules: &Rules, text: &str) -> Result<Board, RulesError> {
-    let m = rules.pits();
     let mut tokens: Vec<&str> = text
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|t| !t.is_empty())
@@ -24,32 +23,61 @@ pub fn parse_position(rules: &Rules, text: &str) -> Result<Board, RulesError> {
             tokens.pop();
         }
     }
-    if tokens.len() != 2 * m {
-        return Err(RulesError::BadPosition(format!(
-            "expected {} pit counts ({} per side, mover's pits first), got {}",
-            2 * m,
-            m,
-            tokens.len()
-        )));
-    }
-    let mut pits = Vec::with_capacity(2 * m);
+    check_length(rules, tokens.len())?;
+    let mut pits = Vec::with_capacity(tokens.len());
     for t in tokens {
         let n: i64 = t.parse().map_err(|_| {
             RulesError::BadPosition(format!("'{t}' is not a whole number of seeds"))
         })?;
-        if n < 0 {
-            return Err(RulesError::BadPosition(format!(
-                "a pit cannot hold a negative count ({n})"
-            )));
-        }
-        if n > rules.max_seeds() as i64 {
-            return Err(RulesError::BadPosition(format!(
-                "a pit cannot hold {n} seeds: this game has {} in all",
-                rules.max_seeds()
-            )));
-        }
-        pits.push(n as u8);
+        pits.push(check_pit(rules, n)?);
     }
+    board_of(rules, &pits, north)
+}
+
+/// A position from its `2m` pit counts in mover-relative order (North to move if `north`,
+/// which only a sided rule set tells apart), checked as [`parse_position`] checks a typed
+/// one, with the same errors: the right number of pits, none negative, and no more seeds
+/// than the game has.
+pub fn position_from_pits(rules: &Rules, counts: &[i64], north: bool) -> Result<Board, RulesError> {
+    check_length(rules, counts.len())?;
+    let pits = counts
+        .iter()
+        .map(|&n| check_pit(rules, n))
+        .collect::<Result<Vec<u8>, _>>()?;
+    board_of(rules, &pits, north)
+}
+
+/// `2m` pits, or the error that says how many a position has.
+fn check_length(rules: &Rules, got: usize) -> Result<(), RulesError> {
+    let m = rules.pits();
+    if got != 2 * m {
+        return Err(RulesError::BadPosition(format!(
+            "expected {} pit counts ({} per side, mover's pits first), got {got}",
+            2 * m,
+            m
+        )));
+    }
+    Ok(())
+}
+
+/// One pit's count: not negative, and not more than the game's seeds.
+fn check_pit(rules: &Rules, n: i64) -> Result<u8, RulesError> {
+    if n < 0 {
+        return Err(RulesError::BadPosition(format!(
+            "a pit cannot hold a negative count ({n})"
+        )));
+    }
+    if n > rules.max_seeds() as i64 {
+        return Err(RulesError::BadPosition(format!(
+            "a pit cannot hold {n} seeds: this game has {} in all",
+            rules.max_seeds()
+        )));
+    }
+    Ok(n as u8)
+}
+
+/// The board of checked pits, if their total is within the game's seeds.
+fn board_of(rules: &Rules, pits: &[u8], north: bool) -> Result<Board, RulesError> {
     let total: u32 = pits.iter().map(|&p| p as u32).sum();
     if total > rules.max_seeds() as u32 {
         return Err(RulesError::BadPosition(format!(
@@ -57,7 +85,7 @@ pub fn parse_position(rules: &Rules, text: &str) -> Result<Board, RulesError> {
             rules.max_seeds()
         )));
     }
-    Ok(Board::from_pits(&pits).with_north(north))
+    Ok(Board::from_pits(pits).with_north(north))
 }
 
 /// Parses a move list like `0,3,5` or `a d f`: the mover's pit indices `0..m` (`m` is
@@ -93,6 +121,25 @@ fn parse_move(m: usize, t: &str) -> Result<usize, RulesError> {
 mod tests {
     use super::*;
     use crate::{Preset, Variant};
+
+    /// Counts given as numbers are read and refused as the same counts typed.
+    #[test]
+    fn counts_are_checked_as_text_is() {
+        let r = Rules::new(Variant::preset(Preset::Awari));
+        for counts in [
+            vec![1, 1, 1, 1, 1, 2, 4, 2, 3, 0, 0, 0],
+            vec![1, 2, 3],
+            vec![1, 1, 1, 1, 1, 2, 4, 2, 3, 0, 0, -1],
+            vec![49, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+            vec![40, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        ] {
+            let text: Vec<String> = counts.iter().map(|c| c.to_string()).collect();
+            assert_eq!(
+                position_from_pits(&r, &counts, false),
+                parse_position(&r, &text.join(" "))
+            );
+        }
+    }
 
     #[test]
     fn positions_and_moves() {

@@ -1,7 +1,7 @@
 //! The routes: the page, and the JSON API over the oracles of the rule sets asked for.
 
 use crate::request::{self, flag, ApiError, Pairs};
-use crate::sets::{highest_published, RuleSet, Shared};
+use crate::sets::{RuleSet, Shared};
 use crate::Config;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, Request, State};
@@ -11,7 +11,7 @@ use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use mancala_oracle::json;
-use mancala_oracle::{PackedFamily, Settings, Solution};
+use mancala_oracle::{highest_published, PackedFamily, Settings, Solution};
 use mancala_rules::{Board, GameFamily, Grouped, Preset, Rules, Variant};
 use mancala_tables::{Tables, MAX_TIER};
 use serde_json::{json, Value};

@@ -11,11 +11,11 @@
 use crate::request::ApiError;
 use crate::Config;
 use axum::http::StatusCode;
-use mancala_oracle::{Interrupt, Options, Oracle, OracleError, Settings, TableSize};
+use mancala_oracle::{
+    highest_published, highest_tier, Interrupt, Options, Oracle, OracleError, Settings, TableSize,
+};
 use mancala_rules::{Preset, Rules, Variant};
-use mancala_tables::{published, MAX_TIER};
 use std::collections::HashMap;
-use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{OnceCell, Semaphore};
@@ -250,25 +250,4 @@ impl Drop for RaiseOnDrop {
     fn drop(&mut self) {
         self.0.raise();
     }
-}
-
-/// The largest tier of `rules` with a file in the table folder `dir`.
-pub fn highest_tier(dir: &Path, rules: &Rules) -> Option<usize> {
-    let folder = dir.join(rules.variant().key());
-    std::fs::read_dir(folder)
-        .ok()?
-        .filter_map(|e| {
-            let name = e.ok()?.file_name().into_string().ok()?;
-            let n = name.strip_prefix("tier-")?.strip_suffix(".mtb")?;
-            n.parse::<usize>().ok()
-        })
-        .filter(|&n| n <= rules.max_seeds().min(MAX_TIER))
-        .max()
-}
-
-/// The largest tier of the published database with a file `scores.N` in `dir`.
-pub fn highest_published(dir: &Path, rules: &Rules) -> Option<usize> {
-    (0..=rules.max_seeds().min(MAX_TIER))
-        .rev()
-        .find(|&n| published::file_path(dir, n).is_file())
 }
