@@ -73,6 +73,9 @@ impl Advice<'_> {
                 FileError::NotAFile { .. } => {
                     "remove it (or point --dir at another folder), then build again".into()
                 }
+                FileError::Changed { .. } => {
+                    "nothing was answered from it; run the command again once the file is whole (tables are replaced safely by writing a new file and renaming it over the old one, as `mancala build` does)".into()
+                }
                 FileError::WrongVariant { .. } => {
                     "point --dir at another folder, or delete the file and build again".into()
                 }

@@ -1,5 +1,6 @@
 //! `mancala bench`: fixed-depth searches of a fixed suite, whose node total is a signature.
 
+use crate::tiers::group;
 use anyhow::{bail, Result};
 use clap::Args;
 use mancala_rules::{parse_moves, Game, Options as RuleOptions, Preset, Rules, Variant};
@@ -185,7 +186,7 @@ impl BenchCmd {
                     c.name,
                     c.depth,
                     value,
-                    k,
+                    group(k as u128),
                     t,
                     k as f64 / t.max(1e-9) / 1e6
                 );
@@ -248,7 +249,7 @@ impl BenchCmd {
                     board.total(),
                     value,
                     s.best,
-                    s.nodes,
+                    group(s.nodes as u128),
                     t,
                     s.nodes as f64 / t.max(1e-9) / 1e6
                 );
@@ -287,6 +288,7 @@ impl BenchCmd {
             v["nodes_per_second"] = json!(rate.round());
             println!("{v}");
         } else {
+            let nodes = group(nodes as u128);
             println!(
                 "total: {nodes} nodes in {seconds:.3} s, {:.2} M nodes/s ({signature} {nodes})",
                 rate / 1e6

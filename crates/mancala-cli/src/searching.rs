@@ -201,7 +201,7 @@ impl Observer for Printer {
             "{depth:>9}  value in [{:+}, {:+}]  {:>14} nodes  {:>6.2} M nodes/s  {:>8.1} s",
             p.lo,
             p.hi,
-            p.nodes,
+            crate::tiers::group(p.nodes as u128),
             p.nodes_per_second() / 1e6,
             p.seconds
         );

@@ -106,7 +106,7 @@ impl SolveCmd {
         println!("principal variation: {}", list(&s.pv));
         println!(
             "{} nodes in {:.2} s ({:.2} M nodes/s), tables up to {}",
-            s.nodes,
+            crate::tiers::group(s.nodes as u128),
             s.seconds,
             s.nodes as f64 / s.seconds.max(1e-9) / 1e6,
             oracle

@@ -4,7 +4,7 @@ use crate::advice::{size_text, Advice};
 use crate::args::{parse_size, set_threads, VariantArgs};
 use crate::games::check_tables;
 use crate::searching::{progress_printer, DEFAULT_DIR};
-use crate::tiers::group;
+use crate::tiers::{group, seconds_sum};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
@@ -429,7 +429,7 @@ fn check_memory(budget: u64) -> Result<()> {
 /// The last line of a build: what was built and reused.
 fn summary(reports: &[TierReport]) {
     let built: Vec<&TierReport> = reports.iter().filter(|r| !r.reused).collect();
-    let secs: f64 = built.iter().map(|r| r.seconds).sum();
+    let secs = seconds_sum(built.iter().map(|r| r.seconds));
     let pos: u64 = built.iter().map(|r| r.positions).sum();
     let bytes: u64 = reports.iter().map(|r| r.bytes).sum();
     println!(
@@ -507,16 +507,30 @@ impl QueryCmd {
         if self.json {
             println!("{}", mancala_oracle::json::answer(&a, n));
         } else {
-            println!("{}: {} seeds in the pits", oracle.rules().variant(), n);
+            println!(
+                "{}: {} seeds in the pits",
+                oracle.rules().variant(),
+                group(n as u128)
+            );
             println!(
                 "value {:+} for the side to move (seeds it will gain beyond its opponent with perfect play)",
                 a.value
             );
-            if a.source == mancala_oracle::Source::Search {
-                println!("(by search: the position lies above the built tables)");
+            if let Some(why) = a.cannot_arise {
+                println!(
+                    "this position cannot arise in a game of {}: {why}; no table holds it (its value is that of play from it)",
+                    oracle.rules().variant().preset.name()
+                );
             }
             if a.moves.is_empty() {
                 println!("no legal moves: the game is over");
+            } else if a.source == mancala_oracle::Source::Search && a.cannot_arise.is_none() {
+                match oracle.tables_up_to() {
+                    Some(k) => println!(
+                        "(by search: the position lies above the built tables, which go up to {k} seeds)"
+                    ),
+                    None => println!("(by search: no tables of this rule set are built)"),
+                }
             }
             for (p, v) in &a.moves {
                 let mark = if *v == a.value { "  best" } else { "" };
@@ -748,7 +762,7 @@ impl VerifyCmd {
                 "{}: tier {} rank {} position {:?} stores {} but its moves give {}; {fix}",
                 bad.path.display(),
                 bad.tier,
-                bad.rank,
+                group(bad.rank as u128),
                 bad.position,
                 bad.stored,
                 if bad.recomputed == i32::MIN {
@@ -876,7 +890,8 @@ fn describe_set(dir: &Path) -> serde_json::Value {
             .rev()
             .find(|&n| tier_path(dir.parent().unwrap_or(dir), &key, n).exists())
             .context("no table files")?;
-        let mut tables = Tables::open(dir.parent().unwrap_or(dir), &rules, max, true)?;
+        // Watched: a file changed in place while it is counted is said to be so, not a fault.
+        let mut tables = Tables::open_watched(dir.parent().unwrap_or(dir), &rules, max, true)?;
         tables.decode_all()?;
         let mut tiers = Vec::new();
         for n in 0..=max {
@@ -899,6 +914,7 @@ fn describe_set(dir: &Path) -> serde_json::Value {
                 "win": win, "draw": draw, "lose": lose,
             }));
         }
+        tables.unchanged()?;
         Ok(tiers)
     };
     match inner() {
@@ -1064,7 +1080,7 @@ impl PlanCmd {
         let positions = fitting
             .iter()
             .fold(0u64, |a, t| a.saturating_add(t.positions));
-        let seconds: f64 = fitting.iter().map(|t| t.seconds).sum();
+        let seconds = seconds_sum(fitting.iter().map(|t| t.seconds));
         let first_over = tiers.iter().position(|t| t.is_err());
         // Disk at its fullest: the tiers below, and the tier being solved at its peak.
         let peak_disk = fitting

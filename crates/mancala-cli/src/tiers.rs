@@ -53,15 +53,13 @@ impl TiersCmd {
     }
 }
 
-/// 889063398406 -> 889,063,398,406
+/// The sum of durations, seconds: 0 for none. (`Iterator::sum` of no `f64` is -0.0, which
+/// is printed "-0.00 s", and `-0.0` in JSON.)
+pub fn seconds_sum(durations: impl IntoIterator<Item = f64>) -> f64 {
+    durations.into_iter().fold(0.0, |a, b| a + b)
+}
+
+/// 889063398406 -> 889,063,398,406 (see [`mancala_rules::Grouped`]).
 pub fn group(n: u128) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    mancala_rules::Grouped(n).to_string()
 }

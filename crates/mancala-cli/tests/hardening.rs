@@ -386,7 +386,7 @@ fn a_forged_value_is_found_by_verify_and_repaired_by_build_repair() {
     let t = text(&out);
     assert!(!out.status.success());
     assert!(
-        t.contains("tier 9 rank 1000") && t.contains("--repair"),
+        t.contains("tier 9 rank 1,000") && t.contains("--repair"),
         "{t}"
     );
     // The same as JSON for scripts, and the command still fails.
@@ -414,7 +414,7 @@ fn a_forged_value_is_found_by_verify_and_repaired_by_build_repair() {
         "--dir",
         d,
     ]));
-    assert!(t.contains("tier 9 rank 1000"), "{t}");
+    assert!(t.contains("tier 9 rank 1,000"), "{t}");
     let out = mancala(&["verify", "awari", "--min-seeds", "10", "--dir", d]);
     assert!(!out.status.success());
     assert!(
@@ -750,4 +750,102 @@ fn numbers_are_echoed_readably() {
     );
     assert!(!t.contains("0 MB"), "{t}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A position no game reaches (an Awari position whose last mover left no pit of its row
+/// empty) is said to be so, in text and in JSON, with its value still worked out; it was
+/// said to lie "above the built tables", which were there and held its tier. A position that
+/// arises says nothing of the kind.
+#[test]
+fn a_position_that_cannot_arise_is_said_to_be_so() {
+    let dir = scratch("arise");
+    let d = dir.to_str().unwrap();
+    build(&dir, "8");
+    let impossible = "1 1 0 0 0 0 1 1 1 1 1 1";
+    let out = mancala(&["query", "awari", impossible, "--dir", d, "-q"]);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert!(
+        t.contains("cannot arise in a game of awari") && t.contains("all its pits"),
+        "{t}"
+    );
+    assert!(!t.contains("above the built tables"), "{t}");
+    let v = json(&["query", "awari", impossible, "--dir", d, "--json", "-q"]);
+    assert!(v["cannot_arise"].as_str().unwrap().contains("empty"), "{v}");
+    assert_eq!(v["value"], -8, "{v}");
+    // Without a move, too.
+    let v = json(&[
+        "query",
+        "awari",
+        "0 0 0 0 0 0 1 1 1 1 1 1",
+        "--dir",
+        d,
+        "--json",
+    ]);
+    assert!(v["cannot_arise"].is_string(), "{v}");
+    // A position that arises, from the tables and above them.
+    for (p, source) in [
+        ("1 1 0 0 0 0 1 1 1 1 1 0", "table"),
+        ("2 2 2 2 1 0 0 0 1 0 0 0", "search"),
+    ] {
+        let v = json(&["query", "awari", p, "--dir", d, "--json", "-q"]);
+        assert_eq!(v["source"], source, "{v}");
+        assert!(v.get("cannot_arise").is_none(), "{v}");
+    }
+    let out = mancala(&[
+        "query",
+        "awari",
+        "2 2 2 2 1 0 0 0 1 0 0 0",
+        "--dir",
+        d,
+        "-q",
+    ]);
+    let t = text(&out);
+    assert!(
+        t.contains("above the built tables, which go up to 8 seeds"),
+        "{t}"
+    );
+    assert!(!t.contains("cannot arise"), "{t}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// No "-0.00 s": a build that reuses every tier took 0.00 s (the sum of no durations was
+/// -0.0), and so does a plan in which no tier fits, in text and JSON.
+#[test]
+fn no_negative_zero_is_printed() {
+    let dir = scratch("negzero");
+    let d = dir.to_str().unwrap();
+    build(&dir, "6");
+    let out = mancala(&["build", "awari", "--max-seeds", "6", "--dir", d, "-q"]);
+    let t = text(&out);
+    assert!(t.contains("0 tiers built (0 positions in 0.00 s)"), "{t}");
+    let plan = ["plan", "awari", "--max-seeds", "20", "--memory", "1K"];
+    let t = text(&mancala(&plan));
+    assert!(t.contains("about 0.0 s") && !t.contains("-0"), "{t}");
+    let out = mancala(&[&plan[..], &["--json"]].concat());
+    let raw = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        raw.contains("\"seconds\":0") && !raw.contains("-0.0"),
+        "{raw}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Counts in text are grouped by thousands everywhere ("1,255 nodes" beside "29,775,109
+/// positions"); JSON numbers stay plain.
+#[test]
+fn counts_are_grouped_in_text_and_plain_in_json() {
+    let args = [
+        "solve", "kalah", "--pits", "4", "--seeds", "2", "--tables", "0", "-q",
+    ];
+    let v = json(&[&args[..], &["--json"]].concat());
+    let nodes = v["nodes"].as_u64().unwrap();
+    assert!(nodes >= 1000, "{v}");
+    let t = text(&mancala(&args));
+    let grouped = mancala_rules::Grouped(nodes as u128).to_string();
+    assert!(grouped.contains(','), "{grouped}");
+    assert!(t.contains(&format!("{grouped} nodes in")), "{t}");
+    // A library's message too: a limit of the search.
+    let e = mancala_search::SearchError::TooBig { limit: 32_000_000 }.to_string();
+    assert!(e.contains("than the 32,000,000 the search"), "{e}");
 }

@@ -78,7 +78,7 @@ fn awari_tables_are_the_published_files() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
     assert!(
-        err.contains("scores.12: tier 12 rank 1000 position"),
+        err.contains("scores.12: tier 12 rank 1,000 position"),
         "{err}"
     );
     let _ = std::fs::remove_dir_all(&dir);
@@ -147,10 +147,24 @@ fn published_files_are_checked() {
     common::assert_one_line_errors(&[
         (
             &["query", "awari", "0 0 0 0 2 2 1 1 0 1 1 0", "--vu-dir", v],
-            "75503 bytes, but tier 8 of awari-6x4 has 75504 positions",
+            "75,503 bytes, but tier 8 of awari-6x4 has 75,504 positions",
         ),
         (&["verify", "awari", "--vu-dir", v], "download it again"),
         (&["export", "kalah", "--vu", "--dir", t, "--out", v], "only"),
+    ]);
+    // A file that is a link leading nowhere (a loop) is named with what is wrong, not taken
+    // for a missing file (the query searched, import skipped it).
+    let three = vu.join("scores.3");
+    std::fs::remove_file(&three).unwrap();
+    std::os::unix::fs::symlink("scores.3", &three).unwrap();
+    let imported = dir.join("imported");
+    let i = imported.to_str().unwrap();
+    common::assert_one_line_errors(&[
+        (
+            &["query", "awari", "0 0 0 0 1 1 1 1 1 1 0 0", "--vu-dir", v],
+            "scores.3",
+        ),
+        (&["import", "awari", "--vu-dir", v, "--dir", i], "scores.3"),
     ]);
     let _ = std::fs::remove_dir_all(&dir);
 }

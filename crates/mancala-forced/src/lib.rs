@@ -246,7 +246,7 @@ pub enum ForcedError {
     #[error("the game is over ({0}); start a new game")]
     GameOver(String),
     /// The best-setup search would try more setups than allowed.
-    #[error("about {count} setups to try, more than the limit {limit}; use fewer pits or seeds")]
+    #[error("about {} setups to try, more than the limit {}; use fewer pits or seeds", mancala_rules::Grouped(*count), mancala_rules::Grouped(*limit as u128))]
     TooManySetups {
         /// The number of setups the board has.
         count: u128,

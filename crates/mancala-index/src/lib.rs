@@ -73,13 +73,25 @@ use mancala_rules::{byte_sum, Board, Family, Rules, NORTH};
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum IndexError {
     /// A tier has more positions than a 64-bit rank can address.
-    #[error("tier {tier} has {size} positions, more than a 64-bit rank can address")]
+    #[error("tier {tier} has {} positions, more than a 64-bit rank can address", mancala_rules::Grouped(*size))]
     TooLarge {
         /// The first tier that is too large.
         tier: usize,
         /// Its number of positions.
         size: u128,
     },
+}
+
+/// Why a position cannot arise in a game of its rules ([`Spec::cannot_arise`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Unreachable {
+    /// The row of the side that just moved has no empty pit, but a move empties the pit it
+    /// is sown from (the Awari type).
+    #[error("the side that just moved always leaves a pit of its row empty (the one it sowed from), but here all its pits (the position's last {0} numbers) hold seeds")]
+    NoEmptyPit(usize),
+    /// No position with this many seeds in the pits arises.
+    #[error("no position with {0} seeds in the pits arises (a capture takes at least two seeds, so one fewer than the game's never occurs)")]
+    Tier(usize),
 }
 
 /// Which positions of a board shape are indexed.
@@ -157,6 +169,26 @@ impl Spec {
                 }
             }
         }
+    }
+
+    /// Why `b` cannot arise in a game, if it cannot: a row rule that only a position no move
+    /// leads to breaks (an opponent's row without an empty pit, but the start position), or
+    /// a tier no game reaches. A row that the rules say runs empty only when the game ends
+    /// is not one of those: such a position is a finished game, and arises.
+    pub fn cannot_arise(&self, b: Board) -> Option<Unreachable> {
+        let b = b.pits_only();
+        let n = b.total() as usize;
+        if self.unreachable_tier == Some(n) {
+            return Some(Unreachable::Tier(n));
+        }
+        let m = self.pits;
+        let broken =
+            |rule: RowRule, row: u64| rule == RowRule::HasEmptyPit && !row_ok(rule, row, m);
+        if self.extra == Some(b) {
+            return None;
+        }
+        (broken(self.own, b.own(m)) || broken(self.opp, b.opp(m)))
+            .then_some(Unreachable::NoEmptyPit(m))
     }
 
     /// Does `b` (pits beyond `2m` empty) satisfy the row rules?

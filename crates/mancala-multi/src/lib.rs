@@ -215,8 +215,9 @@ pub enum MultiError {
     GameOver,
     /// The max-n search visited more nodes than allowed.
     #[error(
-        "the max-n search passed its limit of {limit} nodes: use a smaller board (fewer pits, \
-         seeds or players) or raise the limit"
+        "the max-n search passed its limit of {} nodes: use a smaller board (fewer pits, \
+         seeds or players) or raise the limit",
+        mancala_rules::Grouped(*limit as u128)
     )]
     NodeLimit {
         /// The node limit that was passed.

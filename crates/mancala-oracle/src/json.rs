@@ -5,15 +5,20 @@ use crate::{Answer, Solution};
 use mancala_rules::{Game, GrandSlam, Preset, PresetInfo, Side, Variant};
 use serde_json::{json, Value};
 
-/// A query: `{"value", "moves": [{"pit", "value"}], "best", "seeds", "source"}`.
+/// A query: `{"value", "moves": [{"pit", "value"}], "best", "seeds", "source"}`, and
+/// `"cannot_arise"`: why, for a position no game reaches.
 pub fn answer(a: &Answer, seeds: usize) -> Value {
-    json!({
+    let mut v = json!({
         "value": a.value,
         "moves": a.moves.iter().map(|(p, v)| json!({"pit": p, "value": v})).collect::<Vec<_>>(),
         "best": a.best,
         "seeds": seeds,
         "source": a.source.name(),
-    })
+    });
+    if let Some(why) = a.cannot_arise {
+        v["cannot_arise"] = json!(why.to_string());
+    }
+    v
 }
 
 /// A solve: `{"value" (null when the time limit came first), "bounds": [lo, hi], "best",

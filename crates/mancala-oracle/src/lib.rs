@@ -37,6 +37,7 @@ mod present;
 mod settings;
 
 pub use family::{family_name, game, preset_options, PackedFamily};
+pub use mancala_index::Unreachable;
 pub use mancala_search::{Interrupt, Observer, Options, Progress, Solution};
 pub use oracle::{Answer, Oracle, Source, TablePlan};
 pub use present::{highest_published, highest_tier};

@@ -3,6 +3,7 @@
 
 use crate::settings::{default_tables, Settings, TableSize};
 use crate::OracleError;
+use mancala_index::{Spec, Unreachable};
 use mancala_rules::{Board, Next, Node, Rules};
 use mancala_search::{Interrupt, Memory, Observer, SearchError, Solution, Solver, PV_LIMIT};
 use mancala_tables::{build, BuildObserver, BuildOptions, Tables, MAX_TIER};
@@ -52,6 +53,9 @@ pub struct Answer {
     pub best: Vec<usize>,
     /// Where the values came from.
     pub source: Source,
+    /// Why no game reaches the position, if none does (no table holds it, whatever was
+    /// built; its value is still the exact value of play from it).
+    pub cannot_arise: Option<Unreachable>,
 }
 
 /// The tables a search of a position will probe, before any is built.
@@ -123,7 +127,8 @@ impl Oracle {
             TableSize::UpTo(n) => n.min(cap),
             TableSize::Auto => default_tables(&self.rules, seeds).min(cap),
         };
-        let present = Tables::open(&self.settings.dir, &self.rules, cap, false)?.complete_up_to();
+        let present =
+            Tables::open_watched(&self.settings.dir, &self.rules, cap, false)?.complete_up_to();
         let (up_to, build) = match present {
             // A larger complete set costs nothing more to use, unless a size was asked for.
             Some(k) if k >= want && self.settings.tables == TableSize::Auto => (k, false),
@@ -159,7 +164,7 @@ impl Oracle {
             };
             build(&self.rules, &opts, obs)?;
         }
-        let mut tables = Tables::open(&plan.dir, &self.rules, plan.up_to, true)?;
+        let mut tables = Tables::open_watched(&plan.dir, &self.rules, plan.up_to, true)?;
         let packed = compressed_positions(&tables);
         if packed > 0 {
             tables.decode_up_to(plan.up_to)?;
@@ -173,7 +178,7 @@ impl Oracle {
     /// them, as with [`Oracle::open_built`]).
     pub fn use_published(&mut self, dir: &Path, max: usize) -> Result<(), OracleError> {
         let max = max.min(self.rules.max_seeds()).min(MAX_TIER);
-        self.tables = Some(Tables::open_published(dir, &self.rules, max)?);
+        self.tables = Some(Tables::open_published_watched(dir, &self.rules, max)?);
         Ok(())
     }
 
@@ -192,7 +197,7 @@ impl Oracle {
         check_payload: bool,
     ) -> Result<(), OracleError> {
         let max = max.min(self.rules.max_seeds()).min(MAX_TIER);
-        self.tables = Some(Tables::open(
+        self.tables = Some(Tables::open_watched(
             &self.settings.dir,
             &self.rules,
             max,
@@ -205,6 +210,29 @@ impl Oracle {
     /// position its moves lead to, else by search over the tiers that are built (with no
     /// tier built at all, the error that names the tier to build).
     pub fn query(&mut self, b: Board, obs: &dyn Observer) -> Result<Answer, OracleError> {
+        let a = self.query_unchecked(b, obs);
+        self.checked(a).map(|a| self.noted(b, a))
+    }
+
+    /// `a`, an answer about `b`, with why `b` cannot arise, if it cannot.
+    fn noted(&self, b: Board, a: Answer) -> Answer {
+        Answer {
+            cannot_arise: Spec::for_rules(&self.rules).cannot_arise(b),
+            ..a
+        }
+    }
+
+    /// `answer`, unless a table file changed in place while it was worked out (cut short, or
+    /// another file copied over it: see [`Tables::unchanged`]); then the error that names
+    /// the file, whatever the answer was. Opening the tables again reads the file as it is.
+    fn checked<T>(&self, answer: Result<T, OracleError>) -> Result<T, OracleError> {
+        if let Some(t) = &self.tables {
+            t.unchanged()?;
+        }
+        answer
+    }
+
+    fn query_unchecked(&mut self, b: Board, obs: &dyn Observer) -> Result<Answer, OracleError> {
         // A position without a move is valued by the rules alone, with or without tables.
         if let Node::Terminal { mover, opp } = self.rules.node(b) {
             let source = match self.covered(b) {
@@ -249,8 +277,9 @@ impl Oracle {
         if !self.covered(b) {
             return Ok(None);
         }
-        let (value, moves) = self.read_tables(b)?;
-        Ok(Some(answer(value, moves, Source::Table)))
+        let read = self.read_tables(b);
+        let (value, moves) = self.checked(read)?;
+        Ok(Some(self.noted(b, answer(value, moves, Source::Table))))
     }
 
     /// The value of `b` as its tier stores it, if that tier is open and indexes `b` (`None`
@@ -268,6 +297,11 @@ impl Oracle {
     /// The principal variation from `b` as far as the tables hold it (see
     /// [`Oracle::principal_variation`], which searches on from there).
     pub fn table_line(&self, b: Board) -> Result<Vec<usize>, OracleError> {
+        let line = self.table_line_unchecked(b);
+        self.checked(line)
+    }
+
+    fn table_line_unchecked(&self, b: Board) -> Result<Vec<usize>, OracleError> {
         let mut pv = Vec::new();
         let mut seen = HashSet::new();
         let mut b = b;
@@ -307,6 +341,11 @@ impl Oracle {
     /// when they hold `b` and its moves, else by search over the open tables (with a time
     /// limit in the settings, possibly only proven bounds).
     pub fn solve(&mut self, b: Board, obs: &dyn Observer) -> Result<Solution, OracleError> {
+        let s = self.solve_unchecked(b, obs);
+        self.checked(s)
+    }
+
+    fn solve_unchecked(&mut self, b: Board, obs: &dyn Observer) -> Result<Solution, OracleError> {
         if self.covered(b) {
             let started = std::time::Instant::now();
             let (value, moves) = self.read_tables(b)?;
@@ -330,6 +369,11 @@ impl Oracle {
     /// ends when the game ends, a position repeats (endless play) or after
     /// [`PV_LIMIT`] moves.
     pub fn principal_variation(&mut self, b: Board) -> Result<Vec<usize>, OracleError> {
+        let pv = self.principal_variation_unchecked(b);
+        self.checked(pv)
+    }
+
+    fn principal_variation_unchecked(&mut self, b: Board) -> Result<Vec<usize>, OracleError> {
         let mut pv = Vec::new();
         let mut seen = HashSet::new();
         let mut b = b;
@@ -439,6 +483,7 @@ fn answer(value: i32, moves: Vec<(usize, i32)>, source: Source) -> Answer {
         moves,
         best,
         source,
+        cannot_arise: None,
     }
 }
 

@@ -65,6 +65,27 @@ pub use variant::{
     CaptureScope, Family, GrandSlam, Options, PlayEnd, Preset, Starving, Variant, MAX_SEEDS,
 };
 
+/// A count as people read it, its digits grouped by thousands: `29,775,109`. Every message
+/// meant for people (the command line's text, errors, the web oracle's error messages) shows
+/// counts this way; JSON numbers stay plain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Grouped(pub u128);
+
+impl std::fmt::Display for Grouped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let digits = self.0.to_string();
+        let mut out = String::with_capacity(digits.len() * 4 / 3);
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        // Padded as a string, so that `{:>12}` lines columns up.
+        f.pad(&out)
+    }
+}
+
 /// Every way user input or a move can be wrong. Each message says what to do instead.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RulesError {

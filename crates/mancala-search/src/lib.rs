@@ -60,7 +60,7 @@ pub enum SearchError {
     TooDeep(u32),
     /// An Awari-type position whose reachable positions above the tables are too many to
     /// solve backwards, with no time limit to settle for bounds.
-    #[error("more positions are reachable above the tables than the {limit} the search solves backwards (in Awari-type games, where play can cycle, it must solve every one it can reach)")]
+    #[error("more positions are reachable above the tables than the {} the search solves backwards (in Awari-type games, where play can cycle, it must solve every one it can reach)", mancala_rules::Grouped(*limit as u128))]
     TooBig {
         /// [`Options::reach_limit`].
         limit: usize,

@@ -329,6 +329,7 @@ impl<'a> Worker<'a> {
         let mut tabled = [(0u8, 0u64); MAX_MOVES];
         let mut tabled_count = 0;
         let mut best = i32::MIN;
+        let m = self.rules.pits();
         for (i, c) in kids.iter().enumerate() {
             let g = c.gain as i32 - c.opp_gain as i32;
             if c.next == Next::Over {
@@ -358,7 +359,7 @@ impl<'a> Worker<'a> {
                     }
                 }
             }
-            let key = crate::order::key(c, tt_move);
+            let key = crate::order::key(c, tt_move, b.get(c.pit as usize), m);
             let mut j = count;
             while j > 0 && keys[j - 1] < key {
                 keys[j] = keys[j - 1];

@@ -154,6 +154,9 @@ fn run_task(w: &mut Worker<'_>, set: &Arc<TaskSet>, i: usize) {
 
 /// The root's moves with proven intervals on their values.
 pub struct RootMoves {
+    /// The root position and its pits a side (for the move ordering).
+    board: Board,
+    pits: usize,
     pub moves: Vec<Child>,
     pub lo: Vec<i32>,
     pub hi: Vec<i32>,
@@ -181,7 +184,13 @@ impl RootMoves {
             lo.push(l);
             hi.push(h);
         }
-        Ok(Some(RootMoves { moves, lo, hi }))
+        Ok(Some(RootMoves {
+            board: b,
+            pits: w.rules().pits(),
+            moves,
+            lo,
+            hi,
+        }))
     }
 
     /// Proven bounds on the root value.
@@ -203,7 +212,9 @@ impl RootMoves {
                 slot: i,
             })
             .collect();
-        tasks.sort_by_key(|k| -crate::order::key(&k.child, tt_move));
+        let (b, m) = (self.board, self.pits);
+        tasks
+            .sort_by_key(|k| -crate::order::key(&k.child, tt_move, b.get(k.child.pit as usize), m));
         tasks
     }
 

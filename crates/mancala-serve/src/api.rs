@@ -12,7 +12,7 @@ use axum::routing::get;
 use axum::{Json, Router};
 use mancala_oracle::json;
 use mancala_oracle::{highest_published, PackedFamily, Settings, Solution};
-use mancala_rules::{Board, GameFamily, Preset, Rules, Variant};
+use mancala_rules::{Board, GameFamily, Grouped, Preset, Rules, Variant};
 use mancala_tables::{Tables, MAX_TIER};
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -158,7 +158,7 @@ fn built_sets(config: &Config) -> Vec<Value> {
     if let Some(vu) = &config.vu_dir {
         let rules = Rules::new(Variant::preset(Preset::Awari));
         let up_to = highest_published(vu, &rules)
-            .and_then(|max| Tables::open_published(vu, &rules, max).ok())
+            .and_then(|max| Tables::open_published_watched(vu, &rules, max).ok())
             .and_then(|t| t.complete_up_to());
         if let Some(up_to) = up_to {
             out.push(built(&rules, up_to, "published"));
@@ -180,7 +180,7 @@ fn built_sets(config: &Config) -> Vec<Value> {
         }
         let rules = Rules::new(v);
         let max = rules.max_seeds().min(MAX_TIER);
-        let up_to = Tables::open(&config.dir, &rules, max, false)
+        let up_to = Tables::open_watched(&config.dir, &rules, max, false)
             .ok()
             .and_then(|t| t.complete_up_to());
         if let Some(up_to) = up_to {
@@ -255,7 +255,7 @@ async fn answer(
     if let Some(a) = set
         .reader
         .table_answer(b)
-        .map_err(|e| ApiError::oracle(e, &key))?
+        .map_err(|e| s.oracle_error(set, e))?
     {
         return Ok(json::answer(&a, n));
     }
@@ -373,8 +373,9 @@ async fn batch(State(s): State<Arc<Shared>>, request: Request) -> Result<Json<Va
         return Err(ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
             format!(
-                "{} positions: a batch holds at most {MAX_BATCH}; split it",
-                positions.len()
+                "{} positions: a batch holds at most {}; split it",
+                Grouped(positions.len() as u128),
+                Grouped(MAX_BATCH as u128)
             ),
         ));
     }
@@ -389,8 +390,8 @@ async fn batch(State(s): State<Arc<Shared>>, request: Request) -> Result<Json<Va
     let reads = {
         let set = set.clone();
         let boards: Vec<Option<Board>> = boards.iter().map(|b| b.as_ref().ok().copied()).collect();
+        let s = s.clone();
         tokio::task::spawn_blocking(move || {
-            let key = set.rules.variant().key();
             boards
                 .into_iter()
                 .map(|b| {
@@ -399,7 +400,7 @@ async fn batch(State(s): State<Arc<Shared>>, request: Request) -> Result<Json<Va
                         set.reader
                             .table_answer(b)
                             .map(|a| a.map(|a| json::answer(&a, b.total() as usize)))
-                            .map_err(|e| ApiError::oracle(e, &key)),
+                            .map_err(|e| s.oracle_error(&set, e)),
                     )
                 })
                 .collect::<Vec<_>>()
@@ -497,10 +498,9 @@ async fn solve(
         position: b,
         ..
     } = question(&s, q).await?;
-    let key = set.rules.variant().key();
     let tables = set.reader.tables_up_to();
     let started = Instant::now();
-    let read = |e| ApiError::oracle(e, &key);
+    let read = |e| s.oracle_error(&set, e);
     if let Some(a) = set.reader.table_answer(b).map_err(read)? {
         let pv = set.reader.table_line(b).map_err(read)?;
         let solution = Solution {

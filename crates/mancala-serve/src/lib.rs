@@ -26,10 +26,13 @@
 #![warn(missing_docs)]
 
 mod api;
+mod refusals;
 mod request;
 mod sets;
 
 pub use api::{router, MAX_BATCH};
+/// The query parameters a request may give (any other is refused).
+pub use request::NAMES as PARAMETERS;
 
 use std::path::PathBuf;
 
@@ -76,7 +79,7 @@ impl Default for Config {
 /// Serves `config` on `listener` until the process ends: at most
 /// [`Config::max_connections`] connections at once, each closed when it has sent no complete
 /// request headers for [`Config::header_timeout`] (a new connection or an idle kept-alive
-/// one).
+/// one). A request hyper cannot read (400, 414, 431) is refused with the API's JSON error too.
 pub async fn serve(listener: tokio::net::TcpListener, config: Config) -> std::io::Result<()> {
     use hyper_util::rt::{TokioIo, TokioTimer};
     use std::sync::Arc;
@@ -104,7 +107,7 @@ pub async fn serve(listener: tokio::net::TcpListener, config: Config) -> std::io
             let connection = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())
                 .header_read_timeout(timeout)
-                .serve_connection(TokioIo::new(stream), service);
+                .serve_connection(TokioIo::new(refusals::JsonRefusals::new(stream)), service);
             // A connection that fails (reset, timed out) concerns only its client.
             let _ = connection.await;
         });

@@ -7,7 +7,7 @@ use axum::Json;
 use mancala_oracle::OracleError;
 use mancala_rules::{parse_moves, parse_position, Board, Game, GameSpec, Rules, Side};
 use mancala_search::SearchError;
-use mancala_tables::TableError;
+use mancala_tables::{FileError, TableError};
 use serde_json::json;
 
 /// A request that cannot be answered: its status and what to do.
@@ -49,12 +49,27 @@ impl ApiError {
                     "no exact answer within the time limit (the value lies in [{lo}, {hi}]): /api/solve gives the bounds, or ask for a position with fewer seeds"
                 ),
             ),
+            OracleError::Table(TableError::File(FileError::Changed { .. })) => ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "{e}: no answer was given from it; this server opens its tables again for the next request, so ask again (a table is replaced safely by writing a new file and renaming it over the old one, as `mancala build` does)"
+                ),
+            ),
             OracleError::Search(SearchError::TooBig { .. }) => ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
                 format!("{e}: this server cannot search it; ask for a position with fewer seeds"),
             ),
             e => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e),
         }
+    }
+
+    /// Is `e` a table file changed in place under the oracle (whose tables must then be
+    /// opened again)?
+    pub fn changed(e: &OracleError) -> bool {
+        matches!(
+            e,
+            OracleError::Table(TableError::File(FileError::Changed { .. }))
+        )
     }
 
     /// The answer's JSON: `{"error": message}`.

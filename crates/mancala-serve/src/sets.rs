@@ -169,6 +169,26 @@ impl Shared {
         Ok(oracle)
     }
 
+    /// The answer for an oracle's error about `set`. A table file changed in place under
+    /// it (see `mancala_tables::Tables::unchanged`) closes the rule set: the next request
+    /// opens its tables again, and reads the file as it is then (or is told what is wrong
+    /// with it).
+    pub fn oracle_error(&self, set: &Arc<RuleSet>, e: OracleError) -> ApiError {
+        if ApiError::changed(&e) {
+            let variant = *set.rules.variant();
+            let mut sets = lock(&self.sets);
+            let same = sets
+                .open
+                .get(&variant)
+                .and_then(|(cell, _)| cell.get())
+                .is_some_and(|open| Arc::ptr_eq(open, set));
+            if same {
+                sets.open.remove(&variant);
+            }
+        }
+        ApiError::oracle(e, &set.rules.variant().key())
+    }
+
     /// Runs `f` on the rule set's searcher off the request threads, once a search permit is
     /// free (waiting for one at most `seconds`), with `seconds` as its time limit.
     pub async fn search<T: Send + 'static>(
@@ -177,7 +197,6 @@ impl Shared {
         seconds: f64,
         f: impl FnOnce(&mut Oracle) -> Result<T, OracleError> + Send + 'static,
     ) -> Result<T, ApiError> {
-        let key = set.rules.variant().key();
         // The limit is the request's: the wait for a slot comes out of it.
         let arrived = std::time::Instant::now();
         let wait = Duration::from_secs_f64(seconds);
@@ -211,7 +230,7 @@ impl Shared {
             let oracle = searcher.as_mut().expect("made above");
             oracle.set_time_limit(Some(seconds));
             oracle.set_interrupt(Some(interrupt));
-            f(oracle).map_err(|e| ApiError::oracle(e, &key))
+            f(oracle).map_err(|e| shared.oracle_error(&set, e))
         })
         .await
         .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))

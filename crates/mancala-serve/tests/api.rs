@@ -349,6 +349,74 @@ fn refusals_at_the_http_level_are_json_too() {
     assert_eq!(status, 400);
     let msg = e["error"].as_str().unwrap();
     assert!(!msg.contains("--"), "{msg}");
+    // Requests that hyper refuses itself, before any route: a URL too long, headers too
+    // many or too large, a malformed request line, header or version. Each answer is the
+    // API's JSON error (they had empty bodies).
+    let addr = url.trim_start_matches("http://");
+    let many: String = (0..200).map(|i| format!("x-{i}: y\r\n")).collect();
+    let cases: [(Vec<u8>, u16, &str); 6] = [
+        (
+            format!(
+                "GET /api/query?{} HTTP/1.1\r\nhost: x\r\n\r\n",
+                "a".repeat(70_000)
+            )
+            .into(),
+            414,
+            "POST /api/query",
+        ),
+        (
+            format!("GET / HTTP/1.1\r\nhost: x\r\n{many}\r\n").into(),
+            431,
+            "headers",
+        ),
+        (
+            format!("GET / HTTP/1.1\r\nx: {}\r\n\r\n", "y".repeat(2_000_000)).into(),
+            431,
+            "headers",
+        ),
+        (b"GARBAGE\r\n\r\n".to_vec(), 400, "HTTP/1.1"),
+        (
+            b"GET / HTTP/1.1\r\nno colon here\r\n\r\n".to_vec(),
+            400,
+            "HTTP/1.1",
+        ),
+        (b"GET / HTTP/9.1\r\n\r\n".to_vec(), 400, "HTTP/1.1"),
+    ];
+    for (request, status, needle) in cases {
+        let shown = String::from_utf8_lossy(&request[..40.min(request.len())]).to_string();
+        let (head, e) = raw_request(addr, &request);
+        let got: u16 = head
+            .split(' ')
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0);
+        assert_eq!(got, status, "{shown}: {head}");
+        let json = head
+            .to_ascii_lowercase()
+            .contains("content-type: application/json");
+        assert!(json, "{shown}: {head}");
+        assert!(
+            e["error"].as_str().unwrap().contains(needle),
+            "{shown}: {e}"
+        );
+    }
+}
+
+/// Sends `request` on a new connection to `addr` and reads the answer to its end: its head
+/// and its body as JSON.
+fn raw_request(addr: &str, request: &[u8]) -> (String, serde_json::Value) {
+    use std::io::{Read, Write};
+    let mut c = std::net::TcpStream::connect(addr).unwrap();
+    c.set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .unwrap();
+    // The server may answer and close before the whole request is sent.
+    let _ = c.write_all(request);
+    let mut out = Vec::new();
+    let _ = c.read_to_end(&mut out);
+    let text = String::from_utf8_lossy(&out).to_string();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let json = serde_json::from_str(body).unwrap_or_default();
+    (head.to_string(), json)
 }
 
 #[test]
@@ -415,4 +483,121 @@ fn idle_connections_are_closed_and_capped() {
         .unwrap();
     let mut buf = [0u8; 16];
     assert_eq!(first.read(&mut buf).unwrap(), 0, "closed by the server");
+}
+
+/// A table file changed in place under a running server (cut short with `truncate`, or
+/// another tier's file copied over it with `cp`) does not kill it (it died of SIGBUS,
+/// printing nothing): the question that meets the change gets a JSON error that says so,
+/// the next one opens the tables again and reads the file as it is (a JSON error naming
+/// what is wrong with it, or the right answer once the file is whole). The same for the
+/// published database's files, which have no header: one copied over with a bigger file
+/// does not fault, and is told by its size and time stamps.
+#[test]
+fn a_table_changed_in_place_does_not_kill_the_server() {
+    let dir = std::env::temp_dir().join(format!("mancala-serve-changed-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let rules = Rules::new(Variant::preset(Preset::Awari));
+    let key = rules.variant().key();
+    std::fs::create_dir_all(dir.join(&key)).unwrap();
+    for n in 0..=12 {
+        let name = format!("{key}/tier-{n:03}.mtb");
+        std::fs::copy(tables().join(&name), dir.join(&name)).unwrap();
+    }
+    let tier = |n: usize| dir.join(format!("{key}/tier-{n:03}.mtb"));
+    let url = start(&dir);
+    // Eleven seeds: tier 11 and the tiers below hold it and its moves.
+    let q = format!(
+        "{url}/api/query?variant=awari&position={}",
+        esc("1 1 1 1 2 2 1 1 0 0 0 1")
+    );
+    let (status, right) = get(&q);
+    assert_eq!(
+        (status, right["source"].as_str()),
+        (200, Some("table")),
+        "{right}"
+    );
+    let changed = |status: u16, e: &serde_json::Value| {
+        assert_eq!(status, 503, "{e}");
+        let msg = e["error"].as_str().unwrap();
+        assert!(
+            msg.contains("tier-011.mtb") && msg.contains("changed in place"),
+            "{msg}"
+        );
+        assert!(msg.contains("ask again"), "{msg}");
+    };
+    // Cut short: the read faults, and is answered with an error, not a dead server.
+    cut(&tier(11), 1000);
+    let (status, e) = get(&q);
+    changed(status, &e);
+    // Opened again: the file is what is wrong now.
+    let (status, e) = get(&q);
+    assert_eq!(status, 500, "{e}");
+    assert!(e["error"].as_str().unwrap().contains("tier-011.mtb"), "{e}");
+    // Whole again (copied over in place, as `cp` does): the right answer.
+    std::fs::copy(tables().join(format!("{key}/tier-011.mtb")), tier(11)).unwrap();
+    assert_eq!(get(&q), (200, right.clone()));
+    // Another tier's file copied over it: its header says so, faults or not.
+    std::fs::copy(tier(12), tier(11)).unwrap();
+    let (status, e) = get(&q);
+    changed(status, &e);
+    let (status, e) = get(&q);
+    assert_eq!(status, 500, "{e}");
+    assert!(e["error"].as_str().unwrap().contains("tier 12"), "{e}");
+    std::fs::copy(tables().join(format!("{key}/tier-011.mtb")), tier(11)).unwrap();
+    assert_eq!(get(&q), (200, right.clone()));
+
+    // The published files: scores.11 copied over with the bigger scores.12.
+    let vu = dir.join("vu");
+    mancala_tables::published::export(&rules, tables(), &vu, 12).unwrap();
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let url = common::start_with(mancala_serve::Config {
+        dir: empty,
+        vu_dir: Some(vu.clone()),
+        ..mancala_serve::Config::default()
+    });
+    let q = q.replace(q.split("/api").next().unwrap(), &url);
+    assert_eq!(get(&q), (200, right.clone()));
+    std::fs::copy(vu.join("scores.12"), vu.join("scores.11")).unwrap();
+    let (status, e) = get(&q);
+    assert_eq!(status, 503, "{e}");
+    assert!(e["error"].as_str().unwrap().contains("scores.11"), "{e}");
+    let (status, e) = get(&q);
+    assert_eq!(status, 500, "{e}");
+    assert!(e["error"].as_str().unwrap().contains("scores.11"), "{e}");
+    // And cut short under it.
+    std::fs::copy(tables().join(format!("{key}/tier-011.mtb")), tier(11)).unwrap();
+    mancala_tables::published::export(&rules, &dir, &vu, 12).unwrap();
+    assert_eq!(get(&q), (200, right.clone()));
+    cut(&vu.join("scores.11"), 10);
+    let (status, e) = get(&q);
+    assert_eq!(status, 503, "{e}");
+    assert_eq!(get(&format!("{url}/api/variants")).0, 200, "still up");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Cuts the file at `path` to `len` bytes in place, as `truncate` does.
+fn cut(path: &std::path::Path, len: u64) {
+    let f = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+    f.set_len(len).unwrap();
+}
+
+/// A position no game reaches is answered with why (`cannot_arise`), as the command line's
+/// `query --json` says it; one that arises has no such field.
+#[test]
+fn a_position_that_cannot_arise_is_said_to_be_so() {
+    let url = start(tables());
+    let (status, a) = get(&format!(
+        "{url}/api/query?variant=awari&position={}",
+        esc("1 1 0 0 0 0 1 1 1 1 1 1")
+    ));
+    assert_eq!(status, 200, "{a}");
+    assert!(a["cannot_arise"].as_str().unwrap().contains("empty"), "{a}");
+    assert_eq!(a["value"], -8, "{a}");
+    let (status, a) = get(&format!(
+        "{url}/api/query?variant=awari&position={}",
+        esc("1 1 0 0 0 0 1 1 1 1 1 0")
+    ));
+    assert_eq!(status, 200, "{a}");
+    assert!(a.get("cannot_arise").is_none(), "{a}");
 }

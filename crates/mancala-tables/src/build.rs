@@ -11,6 +11,7 @@ use crate::solver::{progress_units, solve_tier, Checkpoint, Layout, Resume};
 use crate::table::{tier_path, write_table, write_table_blocks, write_table_pieces, Table};
 use crate::{FileError, TableError};
 use mancala_index::Indexer;
+use mancala_rules::Grouped;
 use mancala_rules::Rules;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -141,8 +142,8 @@ pub fn build(
             key,
             why: format!(
                 "it has {} positions, and with relay sowing a tier's quiet moves are kept as 32-bit ranks, so a tier holds at most {} positions",
-                ix.size(n),
-                u32::MAX
+                Grouped(ix.size(n) as u128),
+                Grouped(u32::MAX as u128)
             ),
         });
     }

@@ -42,6 +42,7 @@ mod files;
 pub mod format;
 mod lock;
 mod machine;
+mod mapped;
 pub mod plan;
 pub mod published;
 mod set;
@@ -111,6 +112,16 @@ pub enum FileError {
         /// The file.
         path: PathBuf,
     },
+    /// The file was changed in place while it was open (cut short, or another file copied
+    /// over it): what was read from it since cannot be trusted. Tables are replaced by
+    /// writing a new file and renaming it over the old one, which never does this.
+    #[error(
+        "{path} was changed in place while it was open (cut short, or another file copied over it)"
+    )]
+    Changed {
+        /// The file.
+        path: PathBuf,
+    },
     /// A table of another rule set.
     #[error("{path}: built for rule set '{found}', not '{expected}'")]
     WrongVariant {
@@ -131,6 +142,7 @@ impl FileError {
             | FileError::Corrupt { path, .. }
             | FileError::Version { path, .. }
             | FileError::Checksum { path }
+            | FileError::Changed { path }
             | FileError::NotAFile { path, .. }
             | FileError::WrongVariant { path, .. } => path,
         }
@@ -217,7 +229,7 @@ pub enum TableError {
         why: String,
     },
     /// A tier's file is whole, but a value in it is not its best move's value.
-    #[error("{} (tier {} of {key}) stores {} at rank {} (position {:?}), but its moves give {}", bad.path.display(), bad.tier, bad.stored, bad.rank, bad.position, bad.recomputed)]
+    #[error("{} (tier {} of {key}) stores {} at rank {} (position {:?}), but its moves give {}", bad.path.display(), bad.tier, bad.stored, mancala_rules::Grouped(bad.rank as u128), bad.position, bad.recomputed)]
     WrongValue {
         /// The rule set's key.
         key: String,

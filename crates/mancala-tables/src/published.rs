@@ -139,7 +139,8 @@ fn check_range(values: &[u8], n: usize, path: &Path) -> Result<(), FileError> {
         Some((rank, v)) => Err(FileError::corrupt(
             path,
             format!(
-                "the value at rank {rank} is {v}, outside -{n}..={n} (a position of {n} seeds cannot be worth more than its seeds): the file is damaged or not the published database's"
+                "the value at rank {} is {v}, outside -{n}..={n} (a position of {n} seeds cannot be worth more than its seeds): the file is damaged or not the published database's",
+                mancala_rules::Grouped(rank as u128)
             ),
         )),
     }

@@ -45,13 +45,37 @@ impl Tables {
         max: usize,
         check_payload: bool,
     ) -> Result<Tables, TableError> {
+        Tables::open_as(dir, rules, max, check_payload, false)
+    }
+
+    /// [`Tables::open`] for a reader that must survive a file changed in place under it (a
+    /// server, a question): every map is watched from the start (see [`Tables::unchanged`]).
+    /// Not for a process that writes what it reads (a build, an import): it faults instead
+    /// of reading zeros.
+    pub fn open_watched(
+        dir: &Path,
+        rules: &Rules,
+        max: usize,
+        check_payload: bool,
+    ) -> Result<Tables, TableError> {
+        Tables::open_as(dir, rules, max, check_payload, true)
+    }
+
+    fn open_as(
+        dir: &Path,
+        rules: &Rules,
+        max: usize,
+        check_payload: bool,
+        watch: bool,
+    ) -> Result<Tables, TableError> {
         let ix = Indexer::new(rules, max)?;
         let key = rules.variant().key();
         let mut tiers = Vec::with_capacity(max + 1);
         for n in 0..=max {
             let path = tier_path(dir, &key, n);
-            if path.exists() {
-                tiers.push(Some(Table::open(&path, &key, n, &ix, check_payload)?));
+            if present(&path) {
+                let t = Table::open_as(&path, &key, n, &ix, check_payload, watch)?;
+                tiers.push(Some(t));
             } else {
                 tiers.push(None);
             }
@@ -85,6 +109,24 @@ impl Tables {
     /// their tiers as the database does (the Awari type). The start position, which the
     /// database leaves out, gets its value from its moves.
     pub fn open_published(dir: &Path, rules: &Rules, max: usize) -> Result<Tables, TableError> {
+        Tables::open_published_as(dir, rules, max, false)
+    }
+
+    /// [`Tables::open_published`] watched, as [`Tables::open_watched`].
+    pub fn open_published_watched(
+        dir: &Path,
+        rules: &Rules,
+        max: usize,
+    ) -> Result<Tables, TableError> {
+        Tables::open_published_as(dir, rules, max, true)
+    }
+
+    fn open_published_as(
+        dir: &Path,
+        rules: &Rules,
+        max: usize,
+        watch: bool,
+    ) -> Result<Tables, TableError> {
         // A folder that is not there is said to be so, not taken for one whose files are all
         // missing.
         if !dir.is_dir() {
@@ -104,7 +146,7 @@ impl Tables {
             let path = published::file_path(dir, n);
             tiers.push(match ix.size(n) {
                 0 => None,
-                _ if path.exists() => Some(Table::open_published(&path, &key, n, &ix)?),
+                _ if present(&path) => Some(Table::open_published_as(&path, &key, n, &ix, watch)?),
                 _ => None,
             });
         }
@@ -113,11 +155,23 @@ impl Tables {
             let Some(start) = tables.ix.extra(n).filter(|_| tables.tiers[n].is_some()) else {
                 continue;
             };
-            let v = tables.best_move(start)?;
+            let v = tables.best_move(start);
+            tables.unchanged()?;
             let t = tables.tiers[n].take().expect("present");
-            tables.tiers[n] = Some(t.with_extra(v));
+            tables.tiers[n] = Some(t.with_extra(v?));
         }
         Ok(tables)
+    }
+
+    /// Are the files still those opened? Looks at every watched map ([`Table::unchanged`]):
+    /// a reader asks after each answer, and gives none if a file changed under it (cut
+    /// short, or another file copied over it); opening the tables again then reads the file
+    /// as it is now. A tier decoded into memory is looked at when it is decoded.
+    pub fn unchanged(&self) -> Result<(), TableError> {
+        for t in self.tiers.iter().flatten() {
+            t.unchanged()?;
+        }
+        Ok(())
     }
 
     /// Was every file's payload checksum checked when the tables were opened (the
@@ -197,8 +251,23 @@ impl Tables {
             }
             let (lower, rest) = self.tiers.split_at_mut(n);
             let table = rest[0].take().expect("present");
-            let values = decode_tier(&self.rules, &self.ix, n, &table, &Decoded::new(lower))?;
-            self.tiers[n] = Some(table.decoded(values));
+            let values = decode_tier(&self.rules, &self.ix, n, &table, &Decoded::new(lower));
+            // Values decoded from files that changed meanwhile are not kept: in memory, they
+            // could not be told apart later.
+            let changed = (lower.iter().flatten())
+                .chain([&table])
+                .try_for_each(Table::unchanged);
+            match (changed, values) {
+                (Ok(()), Ok(values)) => self.tiers[n] = Some(table.decoded(values)),
+                (Err(e), _) => {
+                    self.tiers[n] = Some(table);
+                    return Err(e.into());
+                }
+                (Ok(()), Err(e)) => {
+                    self.tiers[n] = Some(table);
+                    return Err(e);
+                }
+            }
         }
         Ok(())
     }
@@ -324,6 +393,12 @@ impl Tables {
             dir: self.dir.clone(),
         }
     }
+}
+
+/// Is anything at `path`? A link that leads nowhere (a loop, a missing target) is something:
+/// opening it then says what is wrong with it, where `Path::exists` took it for no file.
+fn present(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok()
 }
 
 /// Lower-tier values read one position at a time through [`Tables::probe`]. The first error

@@ -1,8 +1,10 @@
 //! Reading and writing one tier's table file.
 
 use crate::format::{self, Encoding, Header, BLOCK, HEADER_LEN, VERSION};
+use crate::mapped::FileMap;
 use crate::FileError;
 use mancala_index::Indexer;
+use mancala_rules::Grouped;
 use memmap2::Mmap;
 use std::fs::{self, File};
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -25,11 +27,52 @@ pub struct Table {
     /// The last position's value when the file stops one short (a published file's tier
     /// with the start position).
     extra: Option<i8>,
+    /// What tells whether a watched file is still the one opened ([`Table::unchanged`]).
+    opened: Opened,
+}
+
+/// What a file was when it was opened, to tell whether it changed in place since (see
+/// `mapped`).
+#[derive(Clone)]
+enum Opened {
+    /// A table file's header, byte for byte: a file cut short or overwritten with another
+    /// file (another tier, another build) has another header, or none.
+    Header(Box<[u8; HEADER_LEN]>),
+    /// A headerless file (the published database's): its size, inode and time of change.
+    Stat(Option<Identity>),
+    /// Values in memory: nothing changes them.
+    Memory,
+}
+
+/// What `stat` says of a file that changes when it is written.
+#[derive(Clone, PartialEq, Eq)]
+struct Identity {
+    len: u64,
+    dev: u64,
+    ino: u64,
+    mtime: (i64, i64),
+}
+
+impl Identity {
+    fn of(m: &fs::Metadata) -> Identity {
+        use std::os::unix::fs::MetadataExt;
+        Identity {
+            len: m.len(),
+            dev: m.dev(),
+            ino: m.ino(),
+            mtime: (m.mtime(), m.mtime_nsec()),
+        }
+    }
+
+    /// The file at `path` now (`None` if it is gone).
+    fn at(path: &Path) -> Option<Identity> {
+        fs::metadata(path).ok().as_ref().map(Identity::of)
+    }
 }
 
 enum Data {
     /// Raw values, memory-mapped: a probe is one byte read.
-    Mapped(Mmap),
+    Mapped(FileMap),
     /// Raw values in memory (a compressed table once decoded).
     Owned(Vec<u8>),
     /// A raw file's values copied into anonymous memory on huge pages (see
@@ -37,7 +80,7 @@ enum Data {
     Resident(crate::bytes::Bytes),
     /// Compressed blocks, memory-mapped; decoding needs the rules and the lower tiers, so it
     /// happens in [`crate::Tables`] and the builder.
-    Blocks(Mmap),
+    Blocks(FileMap),
 }
 
 impl Table {
@@ -51,13 +94,79 @@ impl Table {
         ix: &Indexer,
         check_payload: bool,
     ) -> Result<Table, FileError> {
-        let entries = ix.size(tier);
-        let io = |e| FileError::io(path, e);
+        Table::open_as(path, key, tier, ix, check_payload, false)
+    }
+
+    /// [`Table::open`], and with `watch` the map watched from the start (see `mapped`): a
+    /// file changed in place while it is checked or read makes [`FileError::Changed`], never
+    /// a fault.
+    pub(crate) fn open_as(
+        path: &Path,
+        key: &str,
+        tier: usize,
+        ix: &Indexer,
+        check_payload: bool,
+        watch: bool,
+    ) -> Result<Table, FileError> {
         let file = open_regular(path)?;
         // SAFETY: table files are written once under a temporary name and renamed into place;
-        // nothing modifies them while they are mapped.
-        let map = unsafe { Mmap::map(&file) }.map_err(io)?;
-        let header = Header::parse(&map, path)?;
+        // this program never modifies them while they are mapped. One changed by someone else
+        // is caught where the map is watched (see `mapped`), and faults where it is not.
+        let map = unsafe { Mmap::map(&file) }.map_err(|e| FileError::io(path, e))?;
+        let mut map = FileMap::new(map);
+        if watch {
+            map.watch();
+        }
+        let checked = Table::check(path, key, tier, ix, check_payload, map);
+        match checked {
+            Err((_, Some(map))) if map.faulted() => Err(FileError::Changed {
+                path: path.to_path_buf(),
+            }),
+            Err((e, _)) => Err(e),
+            Ok(t) => t.unchanged().map(|()| t),
+        }
+    }
+
+    /// [`Table::open`]'s checks of the file mapped as `map` (given back with an error, to
+    /// tell whether it faulted).
+    fn check(
+        path: &Path,
+        key: &str,
+        tier: usize,
+        ix: &Indexer,
+        check_payload: bool,
+        map: FileMap,
+    ) -> Result<Table, (FileError, Option<FileMap>)> {
+        match Table::checked(path, key, tier, ix, check_payload, &map) {
+            Ok((header, opened)) => {
+                let data = match header.encoding {
+                    Encoding::Raw => Data::Mapped(map),
+                    Encoding::Residual | Encoding::Zstd => Data::Blocks(map),
+                };
+                Ok(Table {
+                    path: path.to_path_buf(),
+                    header,
+                    data,
+                    start: HEADER_LEN,
+                    extra: None,
+                    opened,
+                })
+            }
+            Err(e) => Err((e, Some(map))),
+        }
+    }
+
+    /// The header of a table file mapped as `map`, checked, and the bytes it was read from.
+    fn checked(
+        path: &Path,
+        key: &str,
+        tier: usize,
+        ix: &Indexer,
+        check_payload: bool,
+        map: &FileMap,
+    ) -> Result<(Header, Opened), FileError> {
+        let entries = ix.size(tier);
+        let header = Header::parse(map, path)?;
         if header.key != key {
             return Err(FileError::WrongVariant {
                 path: path.to_path_buf(),
@@ -75,15 +184,18 @@ impl Table {
         }
         if header.tier as usize != tier || header.entries != entries {
             return Err(corrupt(format!(
-                "holds tier {} with {} positions, expected tier {tier} with {entries}",
-                header.tier, header.entries
+                "holds tier {} with {} positions, expected tier {tier} with {}",
+                header.tier,
+                Grouped(header.entries as u128),
+                Grouped(entries as u128)
             )));
         }
         let have = (map.len() - HEADER_LEN) as u64;
         if have != header.payload_len {
             return Err(corrupt(format!(
-                "payload is {have} bytes, the header says {} (truncated or padded)",
-                header.payload_len
+                "payload is {} bytes, the header says {} (truncated or padded)",
+                Grouped(have as u128),
+                Grouped(header.payload_len as u128)
             )));
         }
         let payload = &map[HEADER_LEN..];
@@ -107,19 +219,14 @@ impl Table {
             // The check read every page: hand them back, so that checking many big tiers
             // does not hold them all (they are read from the file again when probed).
             // SAFETY: as in `release_below`: a read-only map of a file nothing modifies.
-            let _ = unsafe { map.unchecked_advise(memmap2::UncheckedAdvice::DontNeed) };
+            let _ = unsafe {
+                map.map()
+                    .unchecked_advise(memmap2::UncheckedAdvice::DontNeed)
+            };
         }
-        let data = match header.encoding {
-            Encoding::Raw => Data::Mapped(map),
-            Encoding::Residual | Encoding::Zstd => Data::Blocks(map),
-        };
-        Ok(Table {
-            path: path.to_path_buf(),
-            header,
-            data,
-            start: HEADER_LEN,
-            extra: None,
-        })
+        let mut bytes = Box::new([0u8; HEADER_LEN]);
+        bytes.copy_from_slice(&map[..HEADER_LEN]);
+        Ok((header, Opened::Header(bytes)))
     }
 
     /// Opens a file of the published Awari database (`scores.N`, see [`crate::published`]):
@@ -133,17 +240,34 @@ impl Table {
         tier: usize,
         ix: &Indexer,
     ) -> Result<Table, FileError> {
+        Table::open_published_as(path, key, tier, ix, false)
+    }
+
+    /// [`Table::open_published`], with `watch` as in [`Table::open_as`].
+    pub(crate) fn open_published_as(
+        path: &Path,
+        key: &str,
+        tier: usize,
+        ix: &Indexer,
+        watch: bool,
+    ) -> Result<Table, FileError> {
         let io = |e| FileError::io(path, e);
         let file = open_regular(path)?;
-        // SAFETY: as in `open`: nothing modifies the file while it is mapped.
+        let identity = file.metadata().ok().as_ref().map(Identity::of);
+        // SAFETY: as in `open_as`.
         let map = unsafe { Mmap::map(&file) }.map_err(io)?;
+        let mut map = FileMap::new(map);
+        if watch {
+            map.watch();
+        }
         let want = crate::published::file_len(ix, tier);
         if map.len() as u64 != want {
             return Err(FileError::corrupt(
                 path,
                 format!(
-                    "{} bytes, but tier {tier} of {key} has {want} positions in the published order (truncated, or another tier's file)",
-                    map.len()
+                    "{} bytes, but tier {tier} of {key} has {} positions in the published order (truncated, or another tier's file)",
+                    Grouped(map.len() as u128),
+                    Grouped(want as u128)
                 ),
             ));
         }
@@ -164,7 +288,33 @@ impl Table {
             data: Data::Mapped(map),
             start: 0,
             extra: None,
+            opened: Opened::Stat(identity),
         })
+    }
+
+    /// Is a watched file still the one opened? Not if a read of its map faulted (the file
+    /// was cut short under it: what was read since is zeros), if its header is no longer the
+    /// one opened (overwritten with another file), or, for a published file, which has no
+    /// header, if its size, inode or time of change are not. Tables whose values are in
+    /// memory, and maps not watched, are not looked at (reading the header of a map not
+    /// watched could fault).
+    pub fn unchanged(&self) -> Result<(), FileError> {
+        let (Data::Mapped(m) | Data::Blocks(m)) = &self.data else {
+            return Ok(());
+        };
+        let changed = m.faulted()
+            || (m.watched()
+                && match &self.opened {
+                    Opened::Header(h) => m.get(..HEADER_LEN) != Some(&h[..]),
+                    Opened::Stat(id) => Identity::at(&self.path) != *id,
+                    Opened::Memory => false,
+                });
+        match changed {
+            true => Err(FileError::Changed {
+                path: self.path.clone(),
+            }),
+            false => Ok(()),
+        }
     }
 
     /// The same table, with the value of the position its file leaves out.
@@ -203,8 +353,10 @@ impl Table {
                 // SAFETY: the mapping is a read-only map of a file that nothing modifies while
                 // it is mapped (tables are written under another name and renamed); pages
                 // given back are read from the file again on the next access.
-                let _ =
-                    unsafe { m.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, 0, end) };
+                let _ = unsafe {
+                    m.map()
+                        .unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, 0, end)
+                };
             }
         }
     }
@@ -285,6 +437,7 @@ impl Table {
             data: Data::Resident(bytes),
             start: 0,
             extra: self.extra,
+            opened: Opened::Memory,
         })
     }
 
@@ -297,6 +450,7 @@ impl Table {
             data: Data::Owned(values),
             start: 0,
             extra: None,
+            opened: Opened::Memory,
         }
     }
 }
@@ -514,7 +668,11 @@ fn write_tmp(
     if encoding == Encoding::Raw && payload_len != entries {
         return Err(FileError::corrupt(
             path,
-            format!("{payload_len} values written for a tier of {entries} positions"),
+            format!(
+                "{} values written for a tier of {} positions",
+                Grouped(payload_len as u128),
+                Grouped(entries as u128)
+            ),
         ));
     }
     let header = Header {
