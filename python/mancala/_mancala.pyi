@@ -112,7 +112,8 @@ class Oracle:
     def query(self, position: Position) -> Dict[str, Any]:
         """The value of ``position`` and of each move, as ``mancala query --json``:
         ``{"value": v, "moves": [{"pit": i, "value": v}, ...], "best": [...], "seeds": n,
-        "source": "table"|"search"}``. Read from the tables when they hold the position and
+        "source": "table"|"search"}``, and ``"cannot_arise": why`` for a position no game
+        reaches. Read from the tables when they hold the position and
         every move's; else searched over the tiers that are built (``TablesMissing`` when a
         tier below the position's is missing)."""
     def solve(

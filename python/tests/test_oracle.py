@@ -128,9 +128,14 @@ def run_json(*args):
 
 def test_answers_are_the_command_lines(awari, kalah_tables, tables_dir):
     rng = random.Random(1)
-    for _ in range(5):
-        p = " ".join(map(str, arising_position(rng, 6, rng.randint(1, AWARI_TABLES))))
-        assert awari.query(p) == run_json("query", "awari", p, "--dir", str(tables_dir), "--json")
+    positions = [arising_position(rng, 6, rng.randint(1, AWARI_TABLES)) for _ in range(5)]
+    # One no game reaches (the row of the side that just moved full), and a finished one.
+    positions += [[1, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1], [0] * 6 + [1, 2, 0, 0, 3, 1]]
+    for counts in positions:
+        p = " ".join(map(str, counts))
+        expected = run_json("query", "awari", p, "--dir", str(tables_dir), "--json")
+        assert awari.query(p) == expected
+        assert awari.query_many([p]) == [expected]
     s = mancala.Oracle("kalah", kalah_tables, seeds=3).solve()
     t = run_json("solve", "kalah", "--seeds", "3", "--dir", str(kalah_tables), "--json", "-q")
     for d in (s, t):

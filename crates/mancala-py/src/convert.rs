@@ -60,6 +60,9 @@ pub fn answer_dict<'py>(py: Python<'py>, a: &Answer, seeds: usize) -> PyResult<B
         Source::Search => intern!(py, "search"),
     };
     dict.set_item(intern!(py, "source"), source)?;
+    if let Some(why) = a.cannot_arise {
+        dict.set_item(intern!(py, "cannot_arise"), why.to_string())?;
+    }
     Ok(dict)
 }
 
