@@ -121,7 +121,8 @@ class Oracle:
     ) -> Dict[str, Any]:
         """The exact value (default: of the start position), every best move and a
         principal variation, as ``mancala solve --json``: ``{"value": v or None, "bounds":
-        [lo, hi], "best": [...], "pv": [...], "nodes": n, "seconds": t, "tables": k}``.
+        [lo, hi], "best": [...], "pv": [...], "nodes": n, "expanded": e, "seconds": t,
+        "tables": k}`` (``expanded``: the inner nodes among ``nodes``).
         With ``max_seconds`` the search stops then and ``value`` is ``None`` if it was not
         proven (``bounds`` are). Missing tables of the planned size are built first."""
     def query_many(self, positions: Any) -> List[Dict[str, Any]]:

@@ -89,40 +89,73 @@ fn expected_value(options: &[&str], position: &str) -> i64 {
     json(&args)["value"].as_i64().expect("an exact value")
 }
 
-/// A damaged table: the message names the file and the command that replaces it, and that
-/// command does.
-#[test]
-fn a_damaged_table_names_the_build_that_replaces_it() {
-    let dir = scratch("advice-damaged");
+/// Awari tables up to 8 seeds built in a fresh folder `name`.
+fn awari_to_8(name: &str) -> std::path::PathBuf {
+    let dir = scratch(name);
     let d = dir.to_str().unwrap();
     assert!(
         mancala(&["build", "awari", "--max-seeds", "8", "--dir", d, "-q"])
             .status
             .success()
     );
-    let file = dir.join("awari-6x4").join("tier-008.mtb");
-    let mut bytes = std::fs::read(&file).unwrap();
-    let last = bytes.len() - 1;
-    bytes[last] ^= 0x55;
-    std::fs::write(&file, bytes).unwrap();
+    dir
+}
 
-    let query = [
+/// A query of an 8-seed Awari position over the tables in `d`.
+fn query_8(d: &str) -> [&str; 6] {
+    [
         "query",
         "awari",
         "0 0 0 0 2 2 1 1 0 1 1 0",
         "--dir",
         d,
         "--json",
-    ];
-    let out = mancala(&query);
+    ]
+}
+
+/// Damages tier 8's last payload byte in `dir`; then `query` fails with a message that names
+/// the file and its checksum, which is returned.
+fn damage_tier_8(dir: &std::path::Path, query: &[&str]) -> String {
+    let file = dir.join("awari-6x4").join("tier-008.mtb");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x55;
+    std::fs::write(&file, bytes).unwrap();
+    let out = mancala(query);
     assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(err.contains("tier-008.mtb"), "{err}");
     assert!(err.contains("checksum"), "{err}");
+    err
+}
+
+/// A damaged table: the message names the file and the command that replaces it, and that
+/// command does.
+#[test]
+fn a_damaged_table_names_the_build_that_replaces_it() {
+    let dir = awari_to_8("advice-damaged");
+    let query = query_8(dir.to_str().unwrap());
+    let err = damage_tier_8(&dir, &query);
     let command = quoted_command(&err);
     assert_eq!(command[..2], ["mancala", "build"], "{err}");
     let args: Vec<&str> = command[1..].iter().map(String::as_str).collect();
     assert!(mancala(&[&args[..], &["-q"]].concat()).status.success());
     assert_eq!(json(&query)["source"], "table");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Questions record the files whose payloads they checked (`payloads-checked`) and skip
+/// reading them again while they are unchanged; a file damaged after that is still caught.
+#[test]
+fn a_table_damaged_after_a_checked_question_is_caught() {
+    let dir = awari_to_8("advice-damaged-later");
+    let query = query_8(dir.to_str().unwrap());
+    // The record vouches only for files more than a second older than itself.
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    let first = json(&query);
+    let record = dir.join("awari-6x4").join("payloads-checked");
+    assert!(record.is_file(), "the first question records its check");
+    assert_eq!(json(&query), first, "recorded files answer the same");
+    damage_tier_8(&dir, &query);
     let _ = std::fs::remove_dir_all(&dir);
 }

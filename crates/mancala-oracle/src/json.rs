@@ -22,7 +22,7 @@ pub fn answer(a: &Answer, seeds: usize) -> Value {
 }
 
 /// A solve: `{"value" (null when the time limit came first), "bounds": [lo, hi], "best",
-/// "pv", "nodes", "seconds", "tables"}`.
+/// "pv", "nodes", "expanded" (the inner nodes among them), "seconds", "tables"}`.
 pub fn solution(s: &Solution, tables: Option<usize>) -> Value {
     json!({
         "value": s.value,
@@ -30,6 +30,7 @@ pub fn solution(s: &Solution, tables: Option<usize>) -> Value {
         "best": s.best,
         "pv": s.pv,
         "nodes": s.nodes,
+        "expanded": s.expanded,
         "seconds": (s.seconds * 1000.0).round() / 1000.0,
         "tables": tables,
     })

@@ -6,6 +6,7 @@ use crate::OracleError;
 use mancala_index::{Spec, Unreachable};
 use mancala_rules::{Board, Next, Node, Rules};
 use mancala_search::{Interrupt, Memory, Observer, SearchError, Solution, Solver, PV_LIMIT};
+use mancala_tables::checked::Stamp;
 use mancala_tables::{build, BuildObserver, BuildOptions, Tables, MAX_TIER};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -164,7 +165,7 @@ impl Oracle {
             };
             build(&self.rules, &opts, obs)?;
         }
-        let mut tables = Tables::open_watched(&plan.dir, &self.rules, plan.up_to, true)?;
+        let mut tables = open_checked(&plan.dir, &self.rules, plan.up_to)?;
         let packed = compressed_positions(&tables);
         if packed > 0 {
             tables.decode_up_to(plan.up_to)?;
@@ -197,12 +198,10 @@ impl Oracle {
         check_payload: bool,
     ) -> Result<(), OracleError> {
         let max = max.min(self.rules.max_seeds()).min(MAX_TIER);
-        self.tables = Some(Tables::open_watched(
-            &self.settings.dir,
-            &self.rules,
-            max,
-            check_payload,
-        )?);
+        self.tables = Some(match check_payload {
+            true => open_checked(&self.settings.dir, &self.rules, max)?,
+            false => Tables::open_watched(&self.settings.dir, &self.rules, max, false)?,
+        });
         Ok(())
     }
 
@@ -356,6 +355,8 @@ impl Oracle {
                 lo: value,
                 hi: value,
                 nodes: 1 + a.moves.len() as u64 + pv.len() as u64,
+                // The position and each one on the line had their moves read.
+                expanded: 1 + pv.len() as u64,
                 best: a.best,
                 pv,
                 seconds: started.elapsed().as_secs_f64(),
@@ -474,6 +475,19 @@ impl Oracle {
             }
         }
     }
+}
+
+/// Tiers `0..=max` of `rules` in `dir`, watched, every payload's checksum read unless these
+/// very files were checked before (see [`Stamp`]): for a big set that read costs more than
+/// the search a question needs.
+fn open_checked(dir: &Path, rules: &Rules, max: usize) -> Result<Tables, OracleError> {
+    let stamp = Stamp::now(dir, &rules.variant().key(), max);
+    let full = !stamp.recorded();
+    let tables = Tables::open_watched(dir, rules, max, full)?;
+    if full {
+        stamp.record();
+    }
+    Ok(tables)
 }
 
 fn answer(value: i32, moves: Vec<(usize, i32)>, source: Source) -> Answer {

@@ -66,6 +66,8 @@ pub struct Run {
     /// Pits of the moves proven to achieve the value (exact runs with `classify`).
     pub best: Vec<usize>,
     pub nodes: u64,
+    /// Inner nodes among them.
+    pub expanded: u64,
 }
 
 /// Runs the threads on `b` until `goal` is settled.
@@ -76,7 +78,7 @@ pub fn run(setup: Setup<'_>, b: Board, goal: Goal, observer: &dyn Observer) -> R
         _ => setup.threads.max(1),
     };
     let shared = Shared::new(-n, n, setup.seconds_left, threads, setup.interrupt.cloned());
-    type Out = (u64, Option<Halt>, (i32, Vec<usize>));
+    type Out = (u64, u64, Option<Halt>, (i32, Vec<usize>));
     let outs: Vec<Out> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|id| {
@@ -96,7 +98,7 @@ pub fn run(setup: Setup<'_>, b: Board, goal: Goal, observer: &dyn Observer) -> R
                             (0, Vec::new())
                         };
                         w.flush();
-                        (w.nodes, w.halt.take(), out)
+                        (w.nodes, w.expanded, w.halt.take(), out)
                     })
                     .expect("spawn a search thread")
             })
@@ -105,17 +107,18 @@ pub fn run(setup: Setup<'_>, b: Board, goal: Goal, observer: &dyn Observer) -> R
             .into_iter()
             .map(|h| {
                 h.join()
-                    .unwrap_or((0, Some(Halt::TooDeep), (0, Vec::new())))
+                    .unwrap_or((0, 0, Some(Halt::TooDeep), (0, Vec::new())))
             })
             .collect()
     });
-    let mut nodes = 0;
+    let (mut nodes, mut expanded) = (0, 0);
     let mut lead_out = (0, Vec::new());
-    for (i, (k, halt, out)) in outs.into_iter().enumerate() {
+    for (i, (k, e, halt, out)) in outs.into_iter().enumerate() {
         if let Some(h) = halt {
             return Err(h);
         }
         nodes += k;
+        expanded += e;
         if i == 0 {
             lead_out = out;
         }
@@ -127,6 +130,7 @@ pub fn run(setup: Setup<'_>, b: Board, goal: Goal, observer: &dyn Observer) -> R
         guess: lead_out.0,
         best: lead_out.1,
         nodes,
+        expanded,
     })
 }
 

@@ -85,6 +85,8 @@ pub struct Worker<'a> {
     shared: &'a Shared,
     pub id: usize,
     pub nodes: u64,
+    /// Inner nodes: positions whose moves were generated and searched (a peer's "nodes").
+    pub expanded: u64,
     unpublished: u64,
     cycles: bool,
     /// The positions from the root to the current node's parent, with their seed counts.
@@ -115,6 +117,7 @@ impl<'a> Worker<'a> {
             shared,
             id,
             nodes: 0,
+            expanded: 0,
             unpublished: 0,
             cycles: rules.variant().family().has_cycles(),
             path: Vec::with_capacity(1024),
@@ -323,6 +326,7 @@ impl<'a> Worker<'a> {
         etc: bool,
     ) -> Score {
         let start = self.nodes;
+        self.expanded += 1;
         let mut order = [0u8; MAX_MOVES];
         let mut keys = [0i32; MAX_MOVES];
         let mut count = 0;

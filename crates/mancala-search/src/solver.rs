@@ -58,6 +58,11 @@ pub struct Solution {
     pub pv: Vec<usize>,
     /// Positions visited (search nodes, and positions solved backwards).
     pub nodes: u64,
+    /// The inner nodes among them: positions whose moves were searched. The rest were
+    /// answered on sight (tables, finished games, seed counts, the transposition table).
+    /// Other solvers (girving/kalah among them) count only these; a backward solution has
+    /// none.
+    pub expanded: u64,
     /// Wall-clock time of the search.
     pub seconds: f64,
 }
@@ -328,10 +333,11 @@ impl<'a> Solver<'a> {
                 best: Vec::new(),
                 pv: Vec::new(),
                 nodes: r.nodes,
+                expanded: r.expanded,
                 seconds: started.elapsed().as_secs_f64(),
             });
         }
-        let (pv, k) = self.pv(b, r.lo, r.best.first().copied(), deadline)?;
+        let (pv, k, e) = self.pv(b, r.lo, r.best.first().copied(), deadline)?;
         Ok(Solution {
             value: Some(r.lo),
             lo: r.lo,
@@ -339,6 +345,7 @@ impl<'a> Solver<'a> {
             best: r.best,
             pv,
             nodes: r.nodes + k,
+            expanded: r.expanded + e,
             seconds: started.elapsed().as_secs_f64(),
         })
     }
@@ -378,20 +385,21 @@ impl<'a> Solver<'a> {
             best,
             pv,
             nodes,
+            expanded: 0,
             seconds: started.elapsed().as_secs_f64(),
         })
     }
     /// Follows moves that achieve the value from `b`, whose value is `v`; the first move is
-    /// `first` if known.
+    /// `first` if known. Returns the line, and the nodes and inner nodes it took.
     fn pv(
         &self,
         b: Board,
         v: i32,
         first: Option<usize>,
         deadline: Option<Instant>,
-    ) -> Result<(Vec<usize>, u64), SearchError> {
+    ) -> Result<(Vec<usize>, u64, u64), SearchError> {
         let mut pv = Vec::new();
-        let mut nodes = 0;
+        let (mut nodes, mut expanded) = (0, 0);
         let (mut b, mut v) = (b, v);
         let mut seen = std::collections::HashSet::new();
         while pv.len() < PV_LIMIT && seen.insert(b) {
@@ -403,6 +411,7 @@ impl<'a> Solver<'a> {
                 None => {
                     let r = self.run(b, Goal::AtLeast(v), &(), deadline)?;
                     nodes += r.nodes;
+                    expanded += r.expanded;
                     match r.best.first() {
                         Some(&p) => p,
                         // Cannot happen for an exact value; stop rather than report a wrong line.
@@ -422,7 +431,7 @@ impl<'a> Solver<'a> {
             }
             b = c.board;
         }
-        Ok((pv, nodes))
+        Ok((pv, nodes, expanded))
     }
 
     /// The exact value of every legal move of `b`, in pit order (empty if the game is over).

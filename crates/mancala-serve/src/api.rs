@@ -508,6 +508,8 @@ async fn solve(
             lo: a.value,
             hi: a.value,
             nodes: 1 + a.moves.len() as u64 + pv.len() as u64,
+            // The position and each one on the line had their moves read.
+            expanded: 1 + pv.len() as u64,
             best: a.best,
             pv,
             seconds: started.elapsed().as_secs_f64(),

@@ -34,6 +34,7 @@
 
 mod build;
 mod bytes;
+pub mod checked;
 pub mod cluster;
 mod codec;
 pub mod core;

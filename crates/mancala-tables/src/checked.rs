@@ -1,0 +1,169 @@
+//! A record of a table set whose payload checksums were read in full, so that a question
+//! asked again of the same files does not read every byte again.
+//!
+//! Checking a payload's checksum reads the whole file: for Kalah tables up to 28 seeds that is
+//! 5.6 GB, over a second, while the search the question needs takes a fraction of one. So,
+//! as a version-control system trusts a file whose size, times and inode are as they were
+//! when it last hashed it, the oracle records those facts of every tier file after a full
+//! check (`payloads-checked` in the set's folder), and the next time they are all the same
+//! it checks only the headers. Any write to a file changes its change time (which no tool can
+//! set back), a new file has a new inode, a file copied over another changes both: then the
+//! payloads are read again. The facts are taken before the check, so a file changed while it
+//! is being read is never recorded as checked in its new state. On a file system whose clock
+//! is coarse, a change in the same tick as the record would leave the change time as it was;
+//! so a record only vouches for files whose last change is more than a second older than the
+//! record itself (the "racy" files of version control are read again too).
+//!
+//! The record is only a hint. Missing, unreadable, garbled, a link or a pipe: the files are
+//! checked in full. A folder the user cannot write: nothing is recorded, and every question
+//! checks in full as before. `verify` never consults it.
+
+use crate::files::write_atomically;
+use crate::table::tier_path;
+use std::fs;
+use std::io::{Read, Write};
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+
+/// The record's name in a rule set's folder.
+pub const RECORD: &str = "payloads-checked";
+/// The record's first line: names the format, so another one is never taken for it.
+const FORMAT: &str = "mancala payloads checked, version 1";
+/// A record longer than this is not one (a table set has at most a few hundred tiers).
+const MAX_RECORD: u64 = 1 << 16;
+
+/// What the files of tiers `0..=max` of one rule set are now: their sizes, times and
+/// identities, in the record's text form. Tiers without a file are left out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stamp {
+    record: PathBuf,
+    text: String,
+    /// The latest change time among the files, in seconds.
+    newest: i64,
+}
+
+impl Stamp {
+    /// The facts of the tier files of `key` in `dir` up to `max` seeds, as they are now.
+    pub fn now(dir: &Path, key: &str, max: usize) -> Stamp {
+        let mut text = format!("{FORMAT}\n");
+        let mut newest = i64::MIN;
+        for n in 0..=max {
+            let path = tier_path(dir, key, n);
+            if let Ok(m) = fs::metadata(&path) {
+                newest = newest.max(m.ctime());
+                text += &format!(
+                    "{n} {} {} {} {}.{:09} {}.{:09}\n",
+                    m.dev(),
+                    m.ino(),
+                    m.len(),
+                    m.mtime(),
+                    m.mtime_nsec(),
+                    m.ctime(),
+                    m.ctime_nsec()
+                );
+            }
+        }
+        Stamp {
+            record: dir.join(key).join(RECORD),
+            text,
+            newest,
+        }
+    }
+
+    /// Whether the record says these very files had their payloads checked, and was written
+    /// more than a second after the last of them changed.
+    pub fn recorded(&self) -> bool {
+        read_record(&self.record)
+            .is_some_and(|(t, written)| t == self.text && written > self.newest.saturating_add(1))
+    }
+
+    /// Records that the files, as they were when this stamp was taken, were checked in full.
+    /// Best effort: a folder that cannot be written keeps no record.
+    pub fn record(&self) {
+        let _ = write_atomically(&self.record, |f| f.write_all(self.text.as_bytes()));
+    }
+}
+
+/// The record's text and when it was written (seconds), if it is a small regular file (a link
+/// is not followed, a pipe is not waited on).
+fn read_record(path: &Path) -> Option<(String, i64)> {
+    let meta = fs::symlink_metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > MAX_RECORD {
+        return None;
+    }
+    let mut text = String::new();
+    fs::File::open(path)
+        .ok()?
+        .take(MAX_RECORD)
+        .read_to_string(&mut text)
+        .ok()?;
+    Some((text, meta.mtime()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("mancala-checked-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&d);
+        fs::create_dir_all(d.join("k")).unwrap();
+        d
+    }
+
+    #[test]
+    fn a_record_holds_until_a_file_changes() {
+        let d = scratch("holds");
+        fs::write(tier_path(&d, "k", 0), b"zero").unwrap();
+        fs::write(tier_path(&d, "k", 2), b"two").unwrap();
+        let s = Stamp::now(&d, "k", 2);
+        assert!(!s.recorded(), "nothing recorded yet");
+        s.record();
+        assert!(
+            !s.recorded(),
+            "files changed within the record's second are read again"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(2100));
+        let s = Stamp::now(&d, "k", 2);
+        s.record();
+        assert!(s.recorded());
+        assert!(Stamp::now(&d, "k", 2).recorded(), "same files, same stamp");
+        // More tiers asked for than were checked: not recorded.
+        fs::write(tier_path(&d, "k", 3), b"three").unwrap();
+        assert!(!Stamp::now(&d, "k", 3).recorded());
+        // A file rewritten with the same length and contents: its change time moved.
+        fs::write(tier_path(&d, "k", 2), b"two").unwrap();
+        assert!(!Stamp::now(&d, "k", 2).recorded());
+        let _ = fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn a_planted_record_is_not_followed_or_waited_on() {
+        let d = scratch("planted");
+        fs::write(tier_path(&d, "k", 0), b"zero").unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(2100));
+        let s = Stamp::now(&d, "k", 0);
+        let record = d.join("k").join(RECORD);
+        // A link to a file that holds the right text is still not a record.
+        let elsewhere = d.join("elsewhere");
+        fs::write(&elsewhere, &s.text).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, &record).unwrap();
+        assert!(!s.recorded());
+        // Recording replaces the link, never writes through it.
+        s.record();
+        assert!(s.recorded());
+        assert!(fs::symlink_metadata(&record).unwrap().is_file());
+        assert_eq!(fs::read_to_string(&elsewhere).unwrap(), s.text);
+        // A named pipe is not opened (opening it would wait for a writer).
+        fs::remove_file(&record).unwrap();
+        let c = std::ffi::CString::new(record.to_str().unwrap()).unwrap();
+        // SAFETY: a valid C string; mkfifo only creates the pipe.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        assert!(!s.recorded());
+        // Garbage is not a record either.
+        fs::remove_file(&record).unwrap();
+        fs::write(&record, "garbage").unwrap();
+        assert!(!s.recorded());
+        let _ = fs::remove_dir_all(&d);
+    }
+}
