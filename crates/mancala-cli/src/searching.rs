@@ -34,10 +34,9 @@ pub struct SearchArgs {
     pub threads: Option<usize>,
 
     /// Probe tables up to N seeds, building missing tiers first; 0 = no tables.
-    /// Default: the size that answers fastest (kalah and mancala: a third of the position's
-    /// seeds plus 4, and a third of every seed beyond 48: 16 for 6x3, 20 for 6x4, 28 for 6x5,
-    /// within half the memory; awari, oware and wari 14), or whatever larger complete set is
-    /// already built
+    /// Default: the size that answers fastest (kalah and mancala: 12 for 6x3, 18 for 6x4, 28
+    /// for 6x5, in between as the position's seeds go, within half the memory; awari, oware
+    /// and wari 14), or whatever larger complete set is already built
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub tables: Option<usize>,
 
