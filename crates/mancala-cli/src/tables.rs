@@ -734,7 +734,7 @@ impl VerifyCmd {
                     "rank": b.rank,
                     "position": b.position,
                     "stored": b.stored,
-                    "recomputed": (b.recomputed != i32::MIN).then_some(b.recomputed),
+                    "recomputed": b.recomputed,
                 })
             });
             println!(
@@ -765,11 +765,7 @@ impl VerifyCmd {
                 group(bad.rank as u128),
                 bad.position,
                 bad.stored,
-                if bad.recomputed == i32::MIN {
-                    "nothing (a lower tier is missing)".to_string()
-                } else {
-                    bad.recomputed.to_string()
-                }
+                bad.recomputed_text()
             );
         }
         let what = match (&self.vu_dir, min) {

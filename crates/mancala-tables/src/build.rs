@@ -2,6 +2,7 @@
 
 use crate::codec;
 use crate::core::Progress;
+use crate::error::{FileError, TableError};
 use crate::format::{Encoding, BLOCK};
 use crate::lock::lock_folder;
 use crate::machine::peak_rss_mb;
@@ -9,7 +10,6 @@ use crate::plan::{self, Rates};
 use crate::set::{decode_tier, Decoded};
 use crate::solver::{progress_units, solve_tier, Checkpoint, Layout, Resume};
 use crate::table::{tier_path, write_table, write_table_blocks, write_table_pieces, Table};
-use crate::{FileError, TableError};
 use mancala_index::Indexer;
 use mancala_rules::Grouped;
 use mancala_rules::Rules;
@@ -203,7 +203,7 @@ pub fn build(
         let size = ix.size(n);
         if path.exists() {
             let reuse = Table::open(&path, &key, n, &ix, true)
-                .map_err(TableError::from)
+                .map_err(|e| e.of_tier(&key, n))
                 .and_then(|t| load(rules, &ix, n, t, &tables))
                 .and_then(|t| match opts.repair {
                     true => values_hold(rules, &ix, n, t, &tables),
@@ -267,7 +267,7 @@ pub fn build(
         let beyond_memory = plans.as_ref().is_some_and(|p| p[n].beyond_memory());
         let encoding = opts.compress.then(|| compressed_form(beyond_memory));
         let bytes = write_values(rules, &ix, n, &path, &values, &tables, encoding)?;
-        let table = Table::open(&path, &key, n, &ix, false)?;
+        let table = Table::open(&path, &key, n, &ix, false).map_err(|e| e.of_tier(&key, n))?;
         // Only now that the tier is on disk is its checkpoint of no more use (also one a
         // killed build left that this one, saving none, did not use).
         remove_checkpoint(&path);
@@ -505,7 +505,7 @@ pub fn pack(
             // Nothing above a gap can be compressed or decoded.
             break;
         }
-        let t = Table::open(&path, &key, n, &ix, true)?;
+        let t = Table::open(&path, &key, n, &ix, true).map_err(|e| e.of_tier(&key, n))?;
         let was_compressed = t.is_compressed();
         let before = t.file_bytes();
         if t.encoding() == Encoding::Zstd {
@@ -516,7 +516,9 @@ pub fn pack(
                 let after = unpack_in_batches(rules, &ix, n, &t, &path)?;
                 out.push((n, before, after));
                 drop(t);
-                tables.push(Some(Table::open(&path, &key, n, &ix, false)?));
+                tables.push(Some(
+                    Table::open(&path, &key, n, &ix, false).map_err(|e| e.of_tier(&key, n))?,
+                ));
             } else {
                 tables.push(Some(t));
             }
@@ -539,7 +541,9 @@ pub fn pack(
                 // The decoded values are on disk now: mapped from there, not held in memory
                 // tier after tier (a whole set unpacked is bigger than the memory).
                 drop(t);
-                tables.push(Some(Table::open(&path, &key, n, &ix, false)?));
+                tables.push(Some(
+                    Table::open(&path, &key, n, &ix, false).map_err(|e| e.of_tier(&key, n))?,
+                ));
                 continue;
             }
         }

@@ -13,13 +13,13 @@ use crate::build::{
     load, remove_checkpoint, values_hold, BuildObserver, BuildOptions, Forward, TierReport,
 };
 use crate::cluster::{split, Cluster};
+use crate::error::{FileError, NotDistributed, TableError};
 use crate::lock::lock_folder;
 use crate::machine::peak_rss_mb;
 use crate::plan::{self, Rates};
 use crate::set::Decoded;
 use crate::solver::{solve_slice, Layout};
 use crate::table::{tier_path, write_table_from_parts, Table};
-use crate::{FileError, NotDistributed, TableError};
 use mancala_index::Indexer;
 use mancala_rules::Rules;
 use std::cell::Cell;
@@ -88,7 +88,7 @@ pub fn build_distributed(
         // A tier is reused when every process can open it (process 0 checks its payload).
         let opened = path.exists().then(|| {
             Table::open(&path, &key, n, &ix, me == 0)
-                .map_err(TableError::from)
+                .map_err(|e| e.of_tier(&key, n))
                 .and_then(|t| load(rules, &ix, n, t, &tables))
                 .and_then(|t| match opts.repair && me == 0 {
                     true => values_hold(rules, &ix, n, t, &tables),
@@ -182,7 +182,7 @@ pub fn build_distributed(
                 why: "process 0 could not write the table".into(),
             });
         }
-        let table = Table::open(&path, &key, n, &ix, false)?;
+        let table = Table::open(&path, &key, n, &ix, false).map_err(|e| e.of_tier(&key, n))?;
         let report = TierReport {
             seeds: n,
             positions: size,

@@ -22,7 +22,7 @@
 //! Values are the net future gain of the side to move (docs/rules.md, Conventions), `-n..=n`
 //! for tier `n`.
 
-use crate::FileError;
+use crate::error::FileError;
 use mancala_index::Order;
 use std::path::Path;
 use xxhash_rust::xxh3::xxh3_64;
@@ -120,6 +120,8 @@ impl Header {
             return Err(FileError::Version {
                 path: path.to_path_buf(),
                 found: version,
+                first: FIRST_READ,
+                last: VERSION,
             });
         }
         if u64_at(120) != xxh3_64(&bytes[..120]) {

@@ -3,7 +3,7 @@
 //! under its name only once whole (written under a temporary name, then renamed), so they
 //! never see a partial one.
 
-use crate::FileError;
+use crate::error::FileError;
 use std::fs::{self, File, TryLockError};
 use std::path::{Path, PathBuf};
 

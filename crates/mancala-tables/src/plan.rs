@@ -13,8 +13,9 @@
 //!
 //! The fastest plan that fits is taken: everything in memory, else the fewest slices.
 
+use crate::error::TableError;
 use crate::solver::{Layout, MAX_STATE_TIER};
-use crate::{TableError, MAX_TIER};
+use crate::MAX_TIER;
 use mancala_index::{Indexer, Order};
 use mancala_rules::Rules;
 use std::path::Path;

@@ -10,8 +10,9 @@
 //! tables (with headers and checksums), and [`crate::Tables::open_published`] reads them
 //! directly.
 
+use crate::error::{FileError, TableError};
 use crate::table::{tier_path, write_table_pieces, Table};
-use crate::{FileError, TableError, Tables};
+use crate::Tables;
 use mancala_index::{Indexer, Order};
 use mancala_rules::Rules;
 use std::fs;
@@ -108,7 +109,7 @@ pub fn import(
         let path = tier_path(dir, &key, n);
         let bytes = write_table_pieces(&path, &key, n, ix, crate::format::Encoding::Raw, pieces)?;
         // The file as written must open and check like any table.
-        Table::open(&path, &key, n, ix, true)?;
+        Table::open(&path, &key, n, ix, true).map_err(|e| e.of_tier(&key, n))?;
         written.push(Written {
             tier: n,
             path,

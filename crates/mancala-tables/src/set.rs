@@ -2,10 +2,10 @@
 
 use crate::codec::{self, Unpacked};
 use crate::core::{Exits, LowerTiers};
+use crate::error::{FileError, TableError};
 use crate::format::BLOCK;
 use crate::published;
 use crate::table::{tier_path, Table};
-use crate::{FileError, TableError};
 use mancala_index::{Indexer, Order};
 use mancala_rules::{Board, Next, Node, Rules};
 use rayon::prelude::*;
@@ -74,7 +74,8 @@ impl Tables {
         for n in 0..=max {
             let path = tier_path(dir, &key, n);
             if present(&path) {
-                let t = Table::open_as(&path, &key, n, &ix, check_payload, watch)?;
+                let t = Table::open_as(&path, &key, n, &ix, check_payload, watch)
+                    .map_err(|e| e.of_tier(&key, n))?;
                 tiers.push(Some(t));
             } else {
                 tiers.push(None);
@@ -146,7 +147,10 @@ impl Tables {
             let path = published::file_path(dir, n);
             tiers.push(match ix.size(n) {
                 0 => None,
-                _ if present(&path) => Some(Table::open_published_as(&path, &key, n, &ix, watch)?),
+                _ if present(&path) => Some(
+                    Table::open_published_as(&path, &key, n, &ix, watch)
+                        .map_err(|e| e.of_tier(&key, n))?,
+                ),
                 _ => None,
             });
         }
@@ -169,7 +173,9 @@ impl Tables {
     /// as it is now. A tier decoded into memory is looked at when it is decoded.
     pub fn unchanged(&self) -> Result<(), TableError> {
         for t in self.tiers.iter().flatten() {
-            t.unchanged()?;
+            let h = t.header();
+            t.unchanged()
+                .map_err(|e| e.of_tier(&h.key, h.tier as usize))?;
         }
         Ok(())
     }
@@ -294,7 +300,8 @@ impl Tables {
         if let Some(&v) = self.known.lock().expect("not poisoned").get(&b) {
             return Ok(Some(v));
         }
-        let corrupt = |why: String| TableError::from(FileError::corrupt(t.path(), why));
+        let key = self.rules.variant().key();
+        let corrupt = |why: String| FileError::corrupt(t.path(), why).of_tier(&key, n);
         let i = r as usize / BLOCK;
         let cached = self
             .unpacked
@@ -306,8 +313,14 @@ impl Tables {
             Some(block) => block,
             None => {
                 let block = Arc::new(
-                    codec::unpack_block(&self.ix, n, i, t.block(i)?, t.encoding())
-                        .map_err(corrupt)?,
+                    codec::unpack_block(
+                        &self.ix,
+                        n,
+                        i,
+                        t.block(i).map_err(|e| e.of_tier(&key, n))?,
+                        t.encoding(),
+                    )
+                    .map_err(corrupt)?,
                 );
                 let mut cache = self.unpacked.lock().expect("not poisoned");
                 if cache.len() >= UNPACKED_BLOCKS {
@@ -502,12 +515,13 @@ pub(crate) fn decode_tier<L: LowerTiers>(
         .par_chunks_mut(BLOCK)
         .enumerate()
         .try_for_each(|(i, out)| {
-            let block = decode_block(rules, ix, n, table, i, lower)?;
+            let of_tier = |e: FileError| e.of_tier(&rules.variant().key(), n);
+            let block = decode_block(rules, ix, n, table, i, lower).map_err(of_tier)?;
             if block.len() != out.len() {
-                return Err(FileError::corrupt(
+                return Err(of_tier(FileError::corrupt(
                     table.path(),
                     format!("block {i} holds {} values, not {}", block.len(), out.len()),
-                ));
+                )));
             }
             out.copy_from_slice(&block);
             Ok(())

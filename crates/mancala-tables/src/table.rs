@@ -1,8 +1,8 @@
 //! Reading and writing one tier's table file.
 
+use crate::error::FileError;
 use crate::format::{self, Encoding, Header, BLOCK, HEADER_LEN, VERSION};
 use crate::mapped::FileMap;
-use crate::FileError;
 use mancala_index::Indexer;
 use mancala_rules::Grouped;
 use memmap2::Mmap;
@@ -176,10 +176,13 @@ impl Table {
         }
         let corrupt = |why: String| FileError::corrupt(path, why);
         if header.order != ix.order() {
-            // Only Awari-type tiers changed their order (format version 3).
+            // Only Awari-type tiers changed their order (format version 3): they are read
+            // from that version on.
             return Err(FileError::Version {
                 path: path.to_path_buf(),
                 found: header.version,
+                first: VERSION,
+                last: VERSION,
             });
         }
         if header.tier as usize != tier || header.entries != entries {

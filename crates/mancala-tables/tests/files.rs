@@ -345,7 +345,7 @@ fn bad_files_are_rejected_with_clear_errors() {
     patch_header(&path, 8, &99u32.to_le_bytes());
     let e = open().err().unwrap();
     assert!(matches!(e, FileError::Version { found: 99, .. }), "{e}");
-    assert!(e.to_string().contains("reads version 3"), "{e}");
+    assert!(e.to_string().contains("reads versions 2 and 3"), "{e}");
 
     // Not a table at all.
     std::fs::write(&path, vec![7u8; 4096]).unwrap();

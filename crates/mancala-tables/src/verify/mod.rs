@@ -6,15 +6,15 @@ mod journal;
 pub use journal::JOURNAL;
 
 use crate::core::Progress;
+use crate::error::{BadEntry, TableError};
 use crate::set::{Decoded, Tables};
 use crate::table::Table;
-use crate::TableError;
 use journal::Journal;
 use mancala_index::{Indexer, Order};
 use mancala_rules::{Board, Next, Node, Rules};
 use rayon::prelude::*;
 use std::ops::RangeInclusive;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The outcome of a verification.
 #[derive(Debug, Clone)]
@@ -26,23 +26,6 @@ pub struct VerifyReport {
     /// Tiers of which an earlier run had checked the first ranks (in the same files, by the
     /// journal), with how many: this run went on from there.
     pub earlier: Vec<(usize, u64)>,
-}
-
-/// A stored value that disagrees with the position's moves.
-#[derive(Debug, Clone)]
-pub struct BadEntry {
-    /// The tier's file.
-    pub path: PathBuf,
-    /// The tier.
-    pub tier: usize,
-    /// The position's rank in its tier.
-    pub rank: u64,
-    /// Its pits, mover-relative.
-    pub position: Vec<u8>,
-    /// The value in the file.
-    pub stored: i32,
-    /// The best move's value from the children (`i32::MIN` when a child's tier is missing).
-    pub recomputed: i32,
 }
 
 /// Recomputes the values of `tiers` (those present). Every file of the tiers up to the last
@@ -365,8 +348,8 @@ fn first_mismatch(
             for (i, b) in ix.walk_from(n, start).take(len).enumerate() {
                 let r = start + i as u64;
                 let stored = table.get(r).map_or(i32::MIN, i32::from);
-                let recomputed = recompute(r, b).unwrap_or(i32::MIN);
-                if stored != recomputed {
+                let recomputed = recompute(r, b);
+                if recomputed != Some(stored) {
                     return Some(BadEntry {
                         path: table.path().to_path_buf(),
                         tier: n,
