@@ -48,7 +48,9 @@ pub mod plan;
 pub mod published;
 mod set;
 mod solver;
+mod summary;
 mod table;
+mod tier_files;
 mod verify;
 
 pub use build::{build, pack, BuildObserver, BuildOptions, TierReport};
@@ -60,7 +62,9 @@ pub use error::{BadEntry, FileError, NotDistributed, TableError};
 pub use machine::{peak_rss_mb, physical_memory};
 pub use set::Tables;
 pub use solver::{progress_units, solve_tier, Checkpoint, Layout, Resume, MAX_STATE_TIER};
+pub use summary::TierSummary;
 pub use table::{tier_path, write_table, write_table_from_parts, Table};
+pub use tier_files::TierFiles;
 pub use verify::{
     open_checked, verify, verify_tables, verify_with, verify_within, VerifyObserver, VerifyOptions,
     VerifyReport, JOURNAL,
