@@ -178,7 +178,7 @@ impl BuildCmd {
     /// any process stops the whole job.
     #[cfg(feature = "mpi")]
     fn run_distributed(&self) -> Result<()> {
-        use mancala_tables::{build_distributed, Cluster};
+        use mancala_tables::{build_distributed, BuildObserver, Cluster};
         // Everything that can be refused is checked before MPI starts: after, an error on
         // one process must stop them all.
         let rules = self.table.rules()?;
