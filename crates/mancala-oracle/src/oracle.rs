@@ -6,7 +6,7 @@ use crate::OracleError;
 use mancala_index::{Spec, Unreachable};
 use mancala_rules::{Board, Next, Node, Rules};
 use mancala_search::{Interrupt, Memory, Observer, SearchError, Solution, Solver, PV_LIMIT};
-use mancala_tables::{build, BuildObserver, BuildOptions, Tables, MAX_TIER};
+use mancala_tables::{build, BuildObserver, BuildOptions, Payload, Tables, MAX_TIER};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -128,7 +128,8 @@ impl Oracle {
             TableSize::Auto => default_tables(&self.rules, seeds).min(cap),
         };
         let present =
-            Tables::open_watched(&self.settings.dir, &self.rules, cap, false)?.complete_up_to();
+            Tables::open_watched(&self.settings.dir, &self.rules, cap, Payload::Unchecked)?
+                .complete_up_to();
         let (up_to, build) = match present {
             // A larger complete set costs nothing more to use, unless a size was asked for.
             Some(k) if k >= want && self.settings.tables == TableSize::Auto => (k, false),
@@ -164,7 +165,8 @@ impl Oracle {
             };
             build(&self.rules, &opts, obs)?;
         }
-        let mut tables = Tables::open_watched(&plan.dir, &self.rules, plan.up_to, true)?;
+        let mut tables =
+            Tables::open_watched(&plan.dir, &self.rules, plan.up_to, Payload::Checked)?;
         let packed = compressed_positions(&tables);
         if packed > 0 {
             tables.decode_up_to(plan.up_to)?;

@@ -1,27 +1,30 @@
-//! Building every tier up to a seed count, in order, resuming where a previous run stopped.
+//! One tier built in this process (its solve, its file, its checkpoint), what a build is
+//! told and tells ([`BuildOptions`], [`BuildObserver`], [`TierReport`]), and `pack`; the
+//! driver that takes the tiers in order is `driver`.
 
 use crate::codec;
 use crate::core::Progress;
 use crate::error::{FileError, TableError};
 use crate::format::{Encoding, BLOCK};
 use crate::lock::lock_folder;
-use crate::machine::peak_rss_mb;
 use crate::plan::{self, Rates};
 use crate::set::{decode_tier, Decoded};
 use crate::solver::{progress_units, solve_tier, Checkpoint, Layout, Resume};
-use crate::table::{tier_path, write_table, write_table_blocks, write_table_pieces, Table};
+use crate::table::{write_table, write_table_blocks, write_table_pieces, Table};
+use crate::tier_files::tier_path;
 use mancala_index::Indexer;
-use mancala_rules::Grouped;
 use mancala_rules::Rules;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// zstd level of compressed tables: compression happens once, probes decompress often.
 const ZSTD_LEVEL: i32 = 15;
 
-/// What to build and where.
-#[derive(Clone, Debug)]
+/// What to build and where. The default builds tier 0 into the current folder, raw, with no
+/// memory budget and no checkpoints: callers name the folder and the tiers and take the rest
+/// (`BuildOptions { dir, max_seeds, ..BuildOptions::default() }`).
+#[derive(Clone, Debug, Default)]
 pub struct BuildOptions {
     /// Tables go to `dir/<variant key>/tier-NNN.mtb`.
     pub dir: PathBuf,
@@ -123,175 +126,81 @@ pub(crate) fn remove_checkpoint(path: &Path) {
     checkpoint_of(path, Duration::ZERO, &[]).remove();
 }
 
-/// Builds every tier `0..=opts.max_seeds` that is not already present and valid.
-pub fn build(
-    rules: &Rules,
+/// A tier to solve: its rules, index, seeds, file, the finished tiers below it and the
+/// plan's layout.
+pub(crate) struct Tier<'a> {
+    pub rules: &'a Rules,
+    pub ix: &'a Indexer,
+    pub n: usize,
+    pub path: &'a Path,
+    pub lower: &'a [Option<Table>],
+    pub layout: Layout,
+}
+
+/// A tier solved and written: its table (opened, or decoded for a compressed build), its
+/// file's size and the bytes this process sent the others for it.
+pub(crate) struct Solved {
+    pub table: Table,
+    pub bytes: u64,
+    pub sent: u64,
+}
+
+/// Solves tier `t` in this process and writes its file (compressed with `compress`, in the
+/// form that suits a tier built `beyond_memory`), saving checkpoints as `opts` asks.
+pub(crate) fn solve_here(
+    t: Tier<'_>,
     opts: &BuildOptions,
+    beyond_memory: bool,
     obs: &dyn BuildObserver,
-) -> Result<Vec<TierReport>, TableError> {
+) -> Result<Solved, TableError> {
+    let Tier {
+        rules,
+        ix,
+        n,
+        path,
+        lower,
+        mut layout,
+    } = t;
     let key = rules.variant().key();
-    plan::check_tiers(rules, opts.max_seeds)?;
-    let ix = Indexer::new(rules, opts.max_seeds)?;
-    // Relay rules keep each tier's quiet moves as 32-bit ranks (`solver::quiet_graph`): check
-    // before any tier is built that every tier fits.
-    if let Some(n) =
-        (0..=opts.max_seeds).find(|&n| !rules.can_unsow() && ix.size(n) > u32::MAX as u64)
-    {
-        return Err(TableError::TooLarge {
-            tier: n,
-            key,
-            why: format!(
-                "it has {} positions, and with relay sowing a tier's quiet moves are kept as 32-bit ranks, so a tier holds at most {} positions",
-                Grouped(ix.size(n) as u128),
-                Grouped(u32::MAX as u128)
-            ),
-        });
+    let size = ix.size(n);
+    obs.tier_started(n, size, progress_units(rules, size));
+    if layout.exit_file.is_some() {
+        layout.exit_file = Some(path.with_extension("exits"));
     }
-    // Every tier is planned before any is built, so a budget too small fails at once.
-    let plans = match opts.memory {
-        Some(budget) => Some(plan::plan(
-            rules,
-            opts.max_seeds,
-            budget,
-            rayon::current_num_threads(),
-            &Rates::default(),
-        )?),
-        None => None,
+    if let Some(every) = opts.checkpoint_every {
+        layout.checkpoint = Some(checkpoint_of(path, every, lower));
+    }
+    let values = solve_tier(
+        rules,
+        ix,
+        n,
+        &Decoded::new(lower),
+        &Forward(obs, n),
+        &layout,
+    )
+    .map_err(|e| {
+        let ckpt = layout.checkpoint.as_ref().map(|c| c.path.as_path());
+        let file = layout.exit_file.as_deref().or(ckpt).unwrap_or(path);
+        TableError::of_solver(e, key.clone(), n, file)
+    })?;
+    // A compressed tier built beyond memory is stored so that reading it back needs no
+    // lower tier (their random reads are what the plan avoids).
+    let encoding = opts.compress.then(|| compressed_form(beyond_memory));
+    let bytes = write_values(rules, ix, n, path, &values, lower, encoding)?;
+    let table = Table::open(path, &key, n, ix, false).map_err(|e| e.of_tier(&key, n))?;
+    // Only now that the tier is on disk is its checkpoint of no more use (also one a
+    // killed build left that this one, saving none, did not use).
+    remove_checkpoint(path);
+    let table = if opts.compress {
+        table.decoded(values.to_vec())
+    } else {
+        table
     };
-    // Compressed tiers are decoded into memory (the solver probes them at random): every
-    // tier of a compressed build, and in any build the tiers packed already. The plan, made
-    // for files it can map or read in order, does not count them: a tier whose plan reads
-    // the tiers below in order holds those besides.
-    if let (Some(plans), Some(memory)) = (&plans, crate::physical_memory()) {
-        let packed = |k: usize| {
-            Table::open(&tier_path(&opts.dir, &key, k), &key, k, &ix, false)
-                .is_ok_and(|t| t.encoding() != Encoding::Raw)
-        };
-        let mut decoded = vec![0u64; opts.max_seeds + 2];
-        for k in 0..=opts.max_seeds {
-            let held = if opts.compress || packed(k) {
-                ix.size(k)
-            } else {
-                0
-            };
-            decoded[k + 1] = decoded[k].saturating_add(held);
-        }
-        // Nothing decoded (a raw build over raw tiers): the plan is the whole story.
-        let nothing = decoded[opts.max_seeds + 1] == 0;
-        let holds = |t: &plan::TierPlan| {
-            t.memory
-                .saturating_add(if t.layout.scan { decoded[t.seeds] } else { 0 })
-        };
-        if let Some(t) = plans.iter().find(|t| !nothing && holds(t) > memory) {
-            return Err(TableError::CompressedTooBig {
-                tier: t.seeds,
-                key,
-                needed: holds(t),
-                memory,
-            });
-        }
-    }
-    // One build at a time in the folder: a second one waits, then reuses what the first
-    // built.
-    let folder = opts.dir.join(&key);
-    let _lock = lock_folder(&folder, true, |lock| obs.waiting(lock))?;
-    // Every finished tier, raw or decoded: the solver probes them at random.
-    let mut tables: Vec<Option<Table>> = Vec::new();
-    let mut reports = Vec::new();
-    for n in 0..=opts.max_seeds {
-        let path = tier_path(&opts.dir, &key, n);
-        let size = ix.size(n);
-        if path.exists() {
-            let reuse = Table::open(&path, &key, n, &ix, true)
-                .map_err(|e| e.of_tier(&key, n))
-                .and_then(|t| load(rules, &ix, n, t, &tables))
-                .and_then(|t| match opts.repair {
-                    true => values_hold(rules, &ix, n, t, &tables),
-                    false => Ok(t),
-                });
-            match reuse {
-                Ok(t) => {
-                    // A build killed between writing the tier and removing its checkpoint
-                    // left that behind.
-                    remove_checkpoint(&path);
-                    let report = TierReport {
-                        seeds: n,
-                        positions: size,
-                        seconds: 0.0,
-                        bytes: t.file_bytes(),
-                        peak_rss_mb: peak_rss_mb(),
-                        reused: true,
-                        path: path.clone(),
-                        sent_bytes: 0,
-                    };
-                    obs.tier_finished(&report);
-                    reports.push(report);
-                    tables.push(Some(t));
-                    continue;
-                }
-                Err(e) => obs.replacing(&e),
-            }
-        }
-        let started = Instant::now();
-        obs.tier_started(n, size, progress_units(rules, size));
-        let mut layout = plans
-            .as_ref()
-            .map_or_else(Layout::default, |p| p[n].layout.clone());
-        if layout.exit_file.is_some() {
-            layout.exit_file = Some(path.with_extension("exits"));
-        }
-        if let Some(every) = opts.checkpoint_every {
-            // Phase 1 in slices of about `every` of work, or the plan's when they are more
-            // (its exits on disk), so that a checkpoint can fall between two: as
-            // `TierPlan::checkpointed` plans it.
-            let threads = rayon::current_num_threads();
-            let slices = crate::plan::checkpoint_slices(size, every, threads);
-            layout.slices = layout.slices.max(slices);
-            layout.checkpoint = Some(checkpoint_of(&path, every, &tables));
-        }
-        let values = solve_tier(
-            rules,
-            &ix,
-            n,
-            &Decoded::new(&tables),
-            &Forward(obs, n),
-            &layout,
-        )
-        .map_err(|e| {
-            let ckpt = layout.checkpoint.as_ref().map(|c| c.path.as_path());
-            let file = layout.exit_file.as_deref().or(ckpt).unwrap_or(&path);
-            TableError::of_solver(e, rules.variant().key(), n, file)
-        })?;
-        // A compressed tier built beyond memory is stored so that reading it back needs no
-        // lower tier (their random reads are what the plan avoids).
-        let beyond_memory = plans.as_ref().is_some_and(|p| p[n].beyond_memory());
-        let encoding = opts.compress.then(|| compressed_form(beyond_memory));
-        let bytes = write_values(rules, &ix, n, &path, &values, &tables, encoding)?;
-        let table = Table::open(&path, &key, n, &ix, false).map_err(|e| e.of_tier(&key, n))?;
-        // Only now that the tier is on disk is its checkpoint of no more use (also one a
-        // killed build left that this one, saving none, did not use).
-        remove_checkpoint(&path);
-        let table = if opts.compress {
-            table.decoded(values.to_vec())
-        } else {
-            table
-        };
-        drop(values);
-        let report = TierReport {
-            seeds: n,
-            positions: size,
-            seconds: started.elapsed().as_secs_f64(),
-            bytes,
-            peak_rss_mb: peak_rss_mb(),
-            reused: false,
-            path: path.clone(),
-            sent_bytes: 0,
-        };
-        obs.tier_finished(&report);
-        reports.push(report);
-        tables.push(Some(table));
-    }
-    Ok(reports)
+    Ok(Solved {
+        table,
+        bytes,
+        sent: 0,
+    })
 }
 
 /// `t`, tier `n`, if each of its values is its best move's value (its own tier's and the

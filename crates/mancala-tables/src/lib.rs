@@ -4,18 +4,18 @@
 //!
 //! ```
 //! use mancala_rules::{Preset, Rules, Variant};
-//! use mancala_tables::{build, BuildOptions, Tables};
+//! use mancala_tables::{build, BuildOptions, Payload, Tables};
 //!
 //! let rules = Rules::new(Variant::preset(Preset::Awari));
 //! let dir = std::env::temp_dir().join(format!("mancala-tables-doc-{}", std::process::id()));
-//! let opts = BuildOptions { dir: dir.clone(), max_seeds: 8, compress: false, memory: None, checkpoint_every: None, repair: false };
+//! let opts = BuildOptions { dir: dir.clone(), max_seeds: 8, ..BuildOptions::default() };
 //! let reports = build(&rules, &opts, &()).unwrap();
 //! assert_eq!(reports.len(), 9); // tiers 0..=8
 //! assert_eq!(reports[8].positions, 75_504);
 //!
 //! // Two seeds each in front of the mover's last pit and the opponent's first: the mover
 //! // sows one seed across and captures two, and cannot lose the rest.
-//! let tables = Tables::open(&dir, &rules, 8, true).unwrap();
+//! let tables = Tables::open(&dir, &rules, 8, Payload::Checked).unwrap();
 //! let b = mancala_rules::parse_position(&rules, "0 0 0 0 0 1 1 0 0 0 0 0").unwrap();
 //! assert_eq!(tables.probe(b).unwrap(), Some(2));
 //! # std::fs::remove_dir_all(&dir).unwrap();
@@ -38,6 +38,7 @@ pub mod cluster;
 mod codec;
 pub mod core;
 mod distributed;
+mod driver;
 mod error;
 mod files;
 pub mod format;
@@ -53,18 +54,18 @@ mod table;
 mod tier_files;
 mod verify;
 
-pub use build::{build, pack, BuildObserver, BuildOptions, TierReport};
+pub use build::{pack, BuildObserver, BuildOptions, TierReport};
 pub use bytes::Bytes;
 pub use cluster::Cluster;
 pub use core::{LowerTiers, Progress, MAX_TIER};
-pub use distributed::build_distributed;
+pub use driver::{build, build_distributed};
 pub use error::{BadEntry, FileError, NotDistributed, TableError};
 pub use machine::{peak_rss_mb, physical_memory};
-pub use set::Tables;
+pub use set::{Payload, Tables};
 pub use solver::{progress_units, solve_tier, Checkpoint, Layout, Resume, MAX_STATE_TIER};
 pub use summary::TierSummary;
-pub use table::{tier_path, write_table, write_table_from_parts, Table};
-pub use tier_files::TierFiles;
+pub use table::{write_table, write_table_from_parts, Table};
+pub use tier_files::{tier_path, TierFiles};
 pub use verify::{
     open_checked, verify, verify_tables, verify_with, verify_within, VerifyObserver, VerifyOptions,
     VerifyReport, JOURNAL,

@@ -11,23 +11,16 @@
 //! directly.
 
 use crate::error::{FileError, TableError};
-use crate::table::{tier_path, write_table_pieces, Table};
-use crate::Tables;
-use mancala_index::{Indexer, Order};
+use crate::set::{Payload, Tables};
+use crate::table::{write_table_pieces, Table};
+use crate::tier_files::tier_path;
+use mancala_index::Order;
 use mancala_rules::Rules;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// The published file of tier `n` in `dir`.
-pub fn file_path(dir: &Path, n: usize) -> PathBuf {
-    dir.join(format!("scores.{n}"))
-}
-
-/// The length of the published file of tier `n`: its positions, less the start position.
-pub fn file_len(ix: &Indexer, n: usize) -> u64 {
-    ix.size(n) - ix.extra(n).is_some() as u64
-}
+pub use crate::tier_files::{published_len as file_len, published_path as file_path};
 
 /// One file written by [`export`] or [`import`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,7 +42,7 @@ pub fn export(
     out: &Path,
     max: usize,
 ) -> Result<Vec<Written>, TableError> {
-    let mut tables = Tables::open(dir, rules, max, true)?;
+    let mut tables = Tables::open(dir, rules, max, Payload::Checked)?;
     if tables.indexer().order() != Order::Published {
         return Err(TableError::NotPublished {
             key: rules.variant().key(),

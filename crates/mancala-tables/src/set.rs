@@ -4,8 +4,9 @@ use crate::codec::{self, Unpacked};
 use crate::core::{Exits, LowerTiers};
 use crate::error::{FileError, TableError};
 use crate::format::BLOCK;
-use crate::published;
-use crate::table::{tier_path, Table};
+
+use crate::table::Table;
+use crate::tier_files::{published_path, tier_path};
 use mancala_index::{Indexer, Order};
 use mancala_rules::{Board, Next, Node, Rules};
 use rayon::prelude::*;
@@ -36,15 +37,37 @@ const UNPACKED_BLOCKS: usize = 256;
 /// Values of compressed tiers remembered at most (about 32 bytes each).
 const KNOWN_VALUES: usize = 1 << 20;
 
+/// How much of each table file opening checks: every file's header is checked; with
+/// [`Payload::Checked`] its whole payload is read against the header's checksum too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Payload {
+    /// The payload is read and checked against its checksum (a build, a verification, a
+    /// reader that must vouch for the values).
+    Checked,
+    /// Only the header is checked: opening is fast, the values are trusted.
+    Unchecked,
+}
+
+impl From<bool> for Payload {
+    /// `true`: [`Payload::Checked`] (for callers that still pass a flag).
+    fn from(checked: bool) -> Payload {
+        match checked {
+            true => Payload::Checked,
+            false => Payload::Unchecked,
+        }
+    }
+}
+
 impl Tables {
     /// Opens the tiers `0..=max` that exist, checking each (a damaged file is an error, a
-    /// missing one is not).
+    /// missing one is not); `payload` says whether the payloads are checked too.
     pub fn open(
         dir: &Path,
         rules: &Rules,
         max: usize,
-        check_payload: bool,
+        payload: impl Into<Payload>,
     ) -> Result<Tables, TableError> {
+        let check_payload = payload.into() == Payload::Checked;
         Tables::open_as(dir, rules, max, check_payload, false)
     }
 
@@ -56,8 +79,9 @@ impl Tables {
         dir: &Path,
         rules: &Rules,
         max: usize,
-        check_payload: bool,
+        payload: impl Into<Payload>,
     ) -> Result<Tables, TableError> {
+        let check_payload = payload.into() == Payload::Checked;
         Tables::open_as(dir, rules, max, check_payload, true)
     }
 
@@ -144,7 +168,7 @@ impl Tables {
         }
         let mut tiers = Vec::with_capacity(max + 1);
         for n in 0..=max {
-            let path = published::file_path(dir, n);
+            let path = published_path(dir, n);
             tiers.push(match ix.size(n) {
                 0 => None,
                 _ if present(&path) => Some(

@@ -12,11 +12,6 @@ use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use xxhash_rust::xxh3::Xxh3;
 
-/// The file of tier `tier` of the rule set `key` under `dir`.
-pub fn tier_path(dir: &Path, key: &str, tier: usize) -> PathBuf {
-    dir.join(key).join(format!("tier-{tier:03}.mtb"))
-}
-
 /// An open table, probed by rank.
 pub struct Table {
     path: PathBuf,
@@ -263,7 +258,7 @@ impl Table {
         if watch {
             map.watch();
         }
-        let want = crate::published::file_len(ix, tier);
+        let want = crate::tier_files::published_len(ix, tier);
         if map.len() as u64 != want {
             return Err(FileError::corrupt(
                 path,

@@ -1,10 +1,24 @@
-//! The files of a rule set's tiers, found by their names before any is opened: the highest
-//! tier present ("built up to") and the tiers missing from a range.
+//! The names of the tier files (the engine's own and the published database's) and what a
+//! folder holds, found by those names before any file is opened: the highest tier present
+//! ("built up to") and the tiers missing from a range. It imports nothing of the crate.
 
-use crate::published;
-use crate::table::tier_path;
 use mancala_index::Indexer;
 use std::path::{Path, PathBuf};
+
+/// The file of tier `tier` of the rule set `key` under `dir`.
+pub fn tier_path(dir: &Path, key: &str, tier: usize) -> PathBuf {
+    dir.join(key).join(format!("tier-{tier:03}.mtb"))
+}
+
+/// The published database's file of tier `n` in `dir`: `scores.N`.
+pub fn published_path(dir: &Path, n: usize) -> PathBuf {
+    dir.join(format!("scores.{n}"))
+}
+
+/// The length of the published file of tier `n`: its positions, less the start position.
+pub fn published_len(ix: &Indexer, n: usize) -> u64 {
+    ix.size(n) - ix.extra(n).is_some() as u64
+}
 
 /// Where the files of one rule set's tiers are.
 #[derive(Clone, Copy, Debug)]
@@ -28,7 +42,7 @@ impl TierFiles<'_> {
     pub fn path(&self, n: usize) -> PathBuf {
         match *self {
             TierFiles::Built { dir, key } => tier_path(dir, key, n),
-            TierFiles::Published { dir } => published::file_path(dir, n),
+            TierFiles::Published { dir } => published_path(dir, n),
         }
     }
 

@@ -7,7 +7,7 @@ pub use journal::JOURNAL;
 
 use crate::core::Progress;
 use crate::error::{BadEntry, TableError};
-use crate::set::{Decoded, Tables};
+use crate::set::{Decoded, Payload, Tables};
 use crate::table::Table;
 use journal::Journal;
 use mancala_index::{Indexer, Order};
@@ -43,7 +43,7 @@ pub fn verify(
 /// The tables of `rules` in `dir` up to tier `max`, every header and checksum checked, decoded
 /// for [`verify_with`].
 pub fn open_checked(rules: &Rules, dir: &Path, max: usize) -> Result<Tables, TableError> {
-    let mut tables = Tables::open(dir, rules, max, true)?;
+    let mut tables = Tables::open(dir, rules, max, Payload::Checked)?;
     tables.decode_all()?;
     Ok(tables)
 }
