@@ -25,47 +25,42 @@
 //! one table serves every score. A capture or a store leaves the tier for a lower one, so tier
 //! `n` only ever waits on itself: lower tiers are final before it starts.
 //!
-//! The crate's parts: [`core`] (what every tier solver shares), the solvers ([`solve_tier`]),
-//! the file format ([`format`], [`Table`]), the compressed form (`codec`), a set of tiers
-//! opened together ([`Tables`]), the builder ([`build`], [`pack`]) and the verifier
-//! ([`verify`]).
+//! The crate's homes: `error` (its errors, at the bottom), [`core`] (what every tier solver
+//! shares), `solver/` (the solvers, [`solve_tier`]), `store/` (the files: their names, the
+//! format ([`format`], [`Table`]), the compressed form, the atomic writes and the lock, the
+//! published database's files), `set` and `summary` (a set of tiers opened together,
+//! [`Tables`]), `build/` (the driver [`build`] and [`build_distributed`], the tier built in one
+//! process or split across a [`cluster`], the [`plan`], [`pack`]) and `verify/` (the verifier,
+//! [`verify`]).
 
 #![warn(missing_docs)]
 
 mod build;
 mod bytes;
-pub mod cluster;
-mod codec;
 pub mod core;
-mod distributed;
-mod driver;
 mod error;
-mod files;
-pub mod format;
-mod lock;
 mod machine;
-mod mapped;
-pub mod plan;
-pub mod published;
 mod set;
 mod solver;
+mod store;
 mod summary;
-mod table;
-mod tier_files;
 mod verify;
 
-pub use build::{pack, BuildObserver, BuildOptions, TierReport};
+pub use build::cluster::{self, Cluster};
+pub use build::plan;
+pub use build::single::{pack, BuildObserver, BuildOptions, TierReport};
+pub use build::{build, build_distributed};
 pub use bytes::Bytes;
-pub use cluster::Cluster;
 pub use core::{LowerTiers, Progress, MAX_TIER};
-pub use driver::{build, build_distributed};
 pub use error::{BadEntry, FileError, NotDistributed, TableError};
 pub use machine::{peak_rss_mb, physical_memory};
 pub use set::{Payload, Tables};
 pub use solver::{progress_units, solve_tier, Checkpoint, Layout, Resume, MAX_STATE_TIER};
+pub use store::format;
+pub use store::published;
+pub use store::table::{write_table, write_table_from_parts, Table};
+pub use store::tier_files::{tier_path, TierFiles};
 pub use summary::TierSummary;
-pub use table::{write_table, write_table_from_parts, Table};
-pub use tier_files::{tier_path, TierFiles};
 pub use verify::{
     open_checked, verify, verify_tables, verify_with, verify_within, VerifyObserver, VerifyOptions,
     VerifyReport, JOURNAL,

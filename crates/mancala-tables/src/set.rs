@@ -1,12 +1,12 @@
 //! The tables of one rule set, opened together and probed by position.
 
-use crate::codec::{self, Unpacked};
 use crate::core::{Exits, LowerTiers};
 use crate::error::{FileError, TableError};
-use crate::format::BLOCK;
+use crate::store::codec::{self, Unpacked};
+use crate::store::format::BLOCK;
 
-use crate::table::Table;
-use crate::tier_files::{published_path, tier_path};
+use crate::store::table::Table;
+use crate::store::tier_files::{published_path, tier_path};
 use mancala_index::{Indexer, Order};
 use mancala_rules::{Board, Next, Node, Rules};
 use rayon::prelude::*;

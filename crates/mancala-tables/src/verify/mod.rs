@@ -8,7 +8,7 @@ pub use journal::JOURNAL;
 use crate::core::Progress;
 use crate::error::{BadEntry, TableError};
 use crate::set::{Decoded, Payload, Tables};
-use crate::table::Table;
+use crate::store::table::Table;
 use journal::Journal;
 use mancala_index::{Indexer, Order};
 use mancala_rules::{Board, Next, Node, Rules};
@@ -53,7 +53,7 @@ pub fn verify_tables(
     tables: &Tables,
     tiers: RangeInclusive<usize>,
 ) -> Result<VerifyReport, TableError> {
-    verify_within(tables, tiers, crate::plan::default_budget())
+    verify_within(tables, tiers, crate::build::plan::default_budget())
 }
 
 /// [`verify_tables`] within `budget` bytes of memory: a tier that does not fit with every
@@ -108,7 +108,7 @@ impl Default for VerifyOptions<'_> {
     /// The default budget, no journal, no observer.
     fn default() -> Self {
         VerifyOptions {
-            budget: crate::plan::default_budget(),
+            budget: crate::build::plan::default_budget(),
             resume: false,
             record: false,
             observer: &(),
@@ -178,13 +178,15 @@ pub fn verify_with(
             // recorded when it is done: slices of about ten minutes' work each at most, so
             // that a kill loses little (each slice reads the lower tiers once more).
             let threads = rayon::current_num_threads();
-            let by_work = crate::plan::checkpoint_slices(size, RECORD_EVERY, threads);
+            let by_work = crate::build::plan::checkpoint_slices(size, RECORD_EVERY, threads);
             let by_memory = (2 * size).div_ceil(room) as usize;
-            by_memory.max(by_work).clamp(1, crate::plan::MAX_SLICES)
+            by_memory
+                .max(by_work)
+                .clamp(1, crate::build::plan::MAX_SLICES)
         } else {
             size.div_ceil(STRETCH) as usize
         };
-        let bounds = crate::cluster::split_from(ix, n, pieces, (0, size), earlier);
+        let bounds = crate::build::cluster::split_from(ix, n, pieces, (0, size), earlier);
         let left = size - earlier;
         // A tier read in order checks each position against its quiet children, anywhere in
         // the tier: when the tier fits beside its biggest slice, a resident copy on huge pages

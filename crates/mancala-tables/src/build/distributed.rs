@@ -1,6 +1,6 @@
 //! The distributed build: every tier split across the processes of a [`Cluster`], each
 //! holding only its slice's working state, the table files the same as a single process
-//! writes (see [`crate::cluster`] for the design).
+//! writes (see [`crate::build::cluster`] for the design).
 //!
 //! Every process reads the finished lower tiers from the shared folder. A tier is solved
 //! slice by slice at once; each process writes its slice's values to a part file beside the
@@ -9,12 +9,12 @@
 //! build that stops (a process killed, a disk full) is run again with the same command and
 //! resumes at the first tier that is not built and valid.
 
-use crate::build::{remove_checkpoint, BuildObserver, Forward, Solved, Tier};
-use crate::cluster::{split, Cluster};
+use crate::build::cluster::{split, Cluster};
+use crate::build::single::{remove_checkpoint, BuildObserver, Forward, Solved, Tier};
 use crate::error::{FileError, TableError};
 use crate::set::Decoded;
 use crate::solver::solve_slice;
-use crate::table::{write_table_from_parts, Table};
+use crate::store::table::{write_table_from_parts, Table};
 use std::cell::Cell;
 use std::path::{Path, PathBuf};
 
@@ -27,14 +27,8 @@ pub(crate) fn solve_split(
     cluster: &dyn Cluster,
     obs: &dyn BuildObserver,
 ) -> Result<Solved, TableError> {
-    let Tier {
-        rules,
-        ix,
-        n,
-        path,
-        lower,
-        mut layout,
-    } = t;
+    let (rules, ix, n, path, lower) = (t.rules, t.ix, t.n, t.path, t.lower);
+    let mut layout = t.layout;
     let key = rules.variant().key();
     let (me, processes) = (cluster.rank(), cluster.size());
     let bounds = split(ix, n, processes, (0, ix.size(n)));
@@ -131,7 +125,7 @@ fn write_part(path: &Path, values: &[u8]) -> Result<(), FileError> {
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent).map_err(|e| FileError::io(parent, e))?;
     }
-    let mut f = crate::files::create_fresh(path, false).map_err(io)?;
+    let mut f = crate::store::files::create_fresh(path, false).map_err(io)?;
     f.write_all(values).map_err(io)?;
     f.sync_all().map_err(io)
 }

@@ -2,16 +2,16 @@
 //! told and tells ([`BuildOptions`], [`BuildObserver`], [`TierReport`]), and `pack`; the
 //! driver that takes the tiers in order is `driver`.
 
-use crate::codec;
+use crate::build::plan::{self, Rates};
 use crate::core::Progress;
 use crate::error::{FileError, TableError};
-use crate::format::{Encoding, BLOCK};
-use crate::lock::lock_folder;
-use crate::plan::{self, Rates};
 use crate::set::{decode_tier, Decoded};
 use crate::solver::{progress_units, solve_tier, Checkpoint, Layout, Resume};
-use crate::table::{write_table, write_table_blocks, write_table_pieces, Table};
-use crate::tier_files::tier_path;
+use crate::store::codec;
+use crate::store::format::{Encoding, BLOCK};
+use crate::store::lock::lock_folder;
+use crate::store::table::{write_table, write_table_blocks, write_table_pieces, Table};
+use crate::store::tier_files::tier_path;
 use mancala_index::Indexer;
 use mancala_rules::Rules;
 use rayon::prelude::*;
@@ -32,7 +32,7 @@ pub struct BuildOptions {
     pub max_seeds: usize,
     /// Write compressed files (exit residuals in zstd blocks, see `codec`).
     pub compress: bool,
-    /// Memory budget in bytes ([`crate::plan`]); `None`: no budget, every tier in memory.
+    /// Memory budget in bytes ([`crate::build::plan`]); `None`: no budget, every tier in memory.
     pub memory: Option<u64>,
     /// Tiers with cycles save their state between thresholds at most this often, and a
     /// build resumes a killed tier from its last save; `None`: no saves.
@@ -112,7 +112,7 @@ impl Progress for Forward<'_> {
 /// The checkpoint of the tier whose table is `path`, saved about every `every`.
 fn checkpoint_of(path: &Path, every: Duration, lower: &[Option<Table>]) -> Checkpoint {
     let mut h = xxhash_rust::xxh3::Xxh3::new();
-    crate::table::hash_files(&mut h, lower.iter().map(Option::as_ref));
+    crate::store::table::hash_files(&mut h, lower.iter().map(Option::as_ref));
     Checkpoint {
         path: path.with_extension("ckpt"),
         every,
@@ -153,14 +153,8 @@ pub(crate) fn solve_here(
     beyond_memory: bool,
     obs: &dyn BuildObserver,
 ) -> Result<Solved, TableError> {
-    let Tier {
-        rules,
-        ix,
-        n,
-        path,
-        lower,
-        mut layout,
-    } = t;
+    let (rules, ix, n, path, lower) = (t.rules, t.ix, t.n, t.path, t.lower);
+    let mut layout = t.layout;
     let key = rules.variant().key();
     let size = ix.size(n);
     obs.tier_started(n, size, progress_units(rules, size));
@@ -286,7 +280,7 @@ fn write_values(
                     Err(e) => vec![Err(e)],
                 }
             });
-            let count = crate::format::blocks_for(values.len() as u64);
+            let count = crate::store::format::blocks_for(values.len() as u64);
             return Ok(write_table_blocks(
                 path,
                 &key,
@@ -340,7 +334,7 @@ fn unpack_in_batches(
     let none: [Option<Table>; 0] = [];
     let lower = Decoded::new(&none);
     let mut failed = None;
-    let written = crate::table::write_with(
+    let written = crate::store::table::write_with(
         path,
         &rules.variant().key(),
         n,

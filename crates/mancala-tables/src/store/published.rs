@@ -12,15 +12,15 @@
 
 use crate::error::{FileError, TableError};
 use crate::set::{Payload, Tables};
-use crate::table::{write_table_pieces, Table};
-use crate::tier_files::tier_path;
+use crate::store::table::{write_table_pieces, Table};
+use crate::store::tier_files::tier_path;
 use mancala_index::Order;
 use mancala_rules::Rules;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-pub use crate::tier_files::{published_len as file_len, published_path as file_path};
+pub use crate::store::tier_files::{published_len as file_len, published_path as file_path};
 
 /// One file written by [`export`] or [`import`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -100,7 +100,14 @@ pub fn import(
             extra.as_ref().map_or(&[][..], |e| &e[..]),
         ];
         let path = tier_path(dir, &key, n);
-        let bytes = write_table_pieces(&path, &key, n, ix, crate::format::Encoding::Raw, pieces)?;
+        let bytes = write_table_pieces(
+            &path,
+            &key,
+            n,
+            ix,
+            crate::store::format::Encoding::Raw,
+            pieces,
+        )?;
         // The file as written must open and check like any table.
         Table::open(&path, &key, n, ix, true).map_err(|e| e.of_tier(&key, n))?;
         written.push(Written {
@@ -141,7 +148,8 @@ fn check_range(values: &[u8], n: usize, path: &Path) -> Result<(), FileError> {
 }
 
 /// Writes `bytes` to `path` under a temporary name and renames it into place (see
-/// [`crate::files::write_atomically`]: nothing planted at the temporary name is written through).
+/// [`crate::store::files::write_atomically`]: nothing planted at the temporary name is written through).
 fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
-    crate::files::write_atomically(path, |f| f.write_all(bytes)).map_err(|e| FileError::io(path, e))
+    crate::store::files::write_atomically(path, |f| f.write_all(bytes))
+        .map_err(|e| FileError::io(path, e))
 }

@@ -1,24 +1,29 @@
 //! The one build driver, for a single process and for the processes of a distributed
 //! build: it checks the limits, plans every tier before any is built, holds the folder's
 //! lock, and then, tier after tier, reuses what is valid or has the tier solved and written
-//! (in this process: [`crate::build`]'s `solve_here`; split across a cluster:
-//! [`crate::distributed`]), and reports it.
+//! (in this process: [`crate::build::single`]'s `solve_here`; split across a cluster:
+//! [`crate::build::distributed`]), and reports it.
 
-use crate::build::{
-    load, remove_checkpoint, solve_here, values_hold, BuildObserver, BuildOptions, Tier, TierReport,
-};
-use crate::cluster::Cluster;
-use crate::distributed::solve_split;
+pub mod cluster;
+pub(crate) mod distributed;
+pub mod plan;
+pub(crate) mod single;
+
 use crate::error::{NotDistributed, TableError};
-use crate::format::Encoding;
-use crate::lock::lock_folder;
 use crate::machine::peak_rss_mb;
-use crate::plan::{self, Rates};
 use crate::solver::Layout;
-use crate::table::Table;
-use crate::tier_files::tier_path;
+use crate::store::format::Encoding;
+use crate::store::lock::lock_folder;
+use crate::store::table::Table;
+use crate::store::tier_files::tier_path;
+use cluster::Cluster;
+use distributed::solve_split;
 use mancala_index::Indexer;
 use mancala_rules::{Grouped, Rules};
+use plan::Rates;
+use single::{
+    load, remove_checkpoint, solve_here, values_hold, BuildObserver, BuildOptions, Tier, TierReport,
+};
 use std::time::Instant;
 
 /// Builds every tier `0..=opts.max_seeds` that is not already present and valid.

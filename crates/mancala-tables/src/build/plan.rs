@@ -343,7 +343,7 @@ pub fn plan_tier(
 }
 
 /// Plans one process's slice of tier `n`, `size` positions, in a distributed build (which
-/// solves every tier with thresholds, see [`crate::cluster`]).
+/// solves every tier with thresholds, see [`crate::build::cluster`]).
 pub fn plan_slice(
     rules: &Rules,
     ix: &Indexer,
@@ -463,7 +463,7 @@ fn plan_positions(
 }
 
 /// Plans tiers `0..=max` of `rules` split across `processes` processes, each with `budget`
-/// bytes and `threads` threads (see [`crate::cluster`]): for each tier, the plan of its
+/// bytes and `threads` threads (see [`crate::build::cluster`]): for each tier, the plan of its
 /// largest slice, with the bytes that slice sends the other processes and the time that
 /// takes at `rates.network` added to its time. As [`plan_each`], a tier no plan fits is
 /// the [`TableError::Memory`] that names what it needs.
@@ -481,7 +481,7 @@ pub fn plan_distributed(
     let processes = processes.max(1);
     Ok((0..=max)
         .map(|n| {
-            let bounds = crate::cluster::split(&ix, n, processes, (0, ix.size(n)));
+            let bounds = crate::build::cluster::split(&ix, n, processes, (0, ix.size(n)));
             let slice = bounds.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
             let mut plan = plan_slice(rules, &ix, n, slice, budget, threads, rates)?;
             // Predecessors fall anywhere in the tier: all but a process's share of its

@@ -28,7 +28,7 @@ pub(crate) fn lock_folder(
     fs::create_dir_all(folder).map_err(|e| FileError::io(folder, e))?;
     let path = lock_path(folder);
     let io = |e| FileError::io(&path, e);
-    let file = crate::files::open_own(&path, false).map_err(io)?;
+    let file = crate::store::files::open_own(&path, false).map_err(io)?;
     match file.try_lock() {
         Ok(()) => {}
         Err(TryLockError::WouldBlock) => {
