@@ -66,7 +66,7 @@ impl Advice<'_> {
             TableError::Cluster { .. } => {
                 "the failing process's own message says why; fix that and run the same command again (finished tiers are kept)".into()
             }
-            TableError::File(f) => match f {
+            TableError::File { file: f, tier, .. } => match f {
                 FileError::Io { .. } => {
                     "check the path and its permissions (and the free space when building)".into()
                 }
@@ -86,10 +86,9 @@ impl Advice<'_> {
                 FileError::Corrupt { .. }
                 | FileError::Checksum { .. }
                 | FileError::Version { .. } => {
-                    let tier = tier_of(f.path()).unwrap_or(0);
                     format!(
                         "`{}` replaces it (a build rebuilds any damaged or outdated tier)",
-                        build(tier)
+                        build(tier.unwrap_or(0) as usize)
                     )
                 }
             },
@@ -148,15 +147,6 @@ fn is_published(path: &Path) -> bool {
     path.file_name()
         .and_then(|f| f.to_str())
         .is_some_and(|f| f.starts_with("scores."))
-}
-
-/// The tier of a table file named `tier-NNN.mtb`.
-fn tier_of(path: &Path) -> Option<usize> {
-    path.file_stem()?
-        .to_str()?
-        .strip_prefix("tier-")?
-        .parse()
-        .ok()
 }
 
 /// A byte count as a `--memory` value: whole KiB (below a MiB), MiB, GiB or TiB, rounded up.

@@ -229,7 +229,12 @@ impl BenchCmd {
                 repair: false,
             };
             mancala_tables::build(&rules, &opts, &())?;
-            let tables = mancala_tables::Tables::open(dir, &rules, SOLVE_TABLES, false)?;
+            let tables = mancala_tables::Tables::open(
+                dir,
+                &rules,
+                SOLVE_TABLES,
+                mancala_tables::Payload::Unchecked,
+            )?;
             let opts = Options {
                 hash_mb: SOLVE_HASH_MB,
                 threads: 1,

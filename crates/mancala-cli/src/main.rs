@@ -1,4 +1,6 @@
-//! `mancala`: play, index, build and query the sowing games.
+//! `mancala`: the command line over the libraries. Its commands: `variants`, `play`, `tiers`,
+//! `build`, `plan`, `query`, `verify`, `info`, `serve`, `pack`, `solve`, `bench`, `export`,
+//! `import`, `completions` and `manpage`; each parses its options, asks a library and prints.
 
 mod advice;
 mod args;

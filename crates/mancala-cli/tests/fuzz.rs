@@ -14,7 +14,7 @@ use mancala_multi::MultiFamily;
 use mancala_oracle::{PackedFamily, Settings};
 use mancala_rules::{parse_moves, parse_position, GameFamily, GameSpec, Preset, Rules, Variant};
 use mancala_tables::format::{Header, HEADER_LEN};
-use mancala_tables::{build, tier_path, BuildOptions, Table, Tables};
+use mancala_tables::{build, tier_path, BuildOptions, Payload, Table, Tables};
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -193,7 +193,7 @@ proptest! {
         let rules = Rules::new(Variant::preset(Preset::Awari));
         let ix = mancala_index::Indexer::new(&rules, 8).unwrap();
         let _ = Table::open(&copy, key, 8, &ix, true);
-        if let Ok(tables) = Tables::open(&mine, &rules, 8, true) {
+        if let Ok(tables) = Tables::open(&mine, &rules, 8, Payload::Checked) {
             for b in ix.walk(8).step_by(97) {
                 let _ = tables.probe(b);
             }
@@ -334,7 +334,7 @@ proptest! {
         }
         let rules = Rules::new(Variant::preset(Preset::Awari));
         if let Ok(written) = mancala_tables::published::import(&rules, &from, &out, 8) {
-            let tables = Tables::open(&out, &rules, 8, true).unwrap();
+            let tables = Tables::open(&out, &rules, 8, Payload::Checked).unwrap();
             for w in &written {
                 let given = std::fs::read(from.join(format!("scores.{}", w.tier))).unwrap();
                 let values = tables.values(w.tier).unwrap();

@@ -1,8 +1,12 @@
 //! The JSON forms of the answers, the same for the command line's `--json` and the web
-//! oracle's API, so that a script can move from one to the other.
+//! oracle's API, so that a script can move from one to the other; and of the tables' own
+//! reports (a build's tiers, a verification, a plan, a summary of a set), which only the
+//! command line prints.
 
 use crate::{Answer, Solution};
 use mancala_rules::{Game, GrandSlam, Preset, PresetInfo, Side, Variant};
+use mancala_tables::plan::{needed, Rates, TierPlan, Totals};
+use mancala_tables::{TableError, TierReport, TierSummary, VerifyReport};
 use serde_json::{json, Value};
 
 /// A query: `{"value", "moves": [{"pit", "value"}], "best", "seeds", "source"}`, and
@@ -123,4 +127,141 @@ pub fn preset(info: &PresetInfo) -> Value {
         v["table_key"] = json!(d.key());
     }
     v
+}
+
+/// A tier of a build: `{"seeds", "positions", "seconds", "bytes", "peak_rss_mb",
+/// "positions_per_second", "reused", "sent_bytes"}`.
+pub fn tier_report(r: &TierReport) -> Value {
+    let rate = if r.seconds > 0.0 {
+        r.positions as f64 / r.seconds
+    } else {
+        0.0
+    };
+    json!({
+        "seeds": r.seeds,
+        "positions": r.positions,
+        "seconds": (r.seconds * 1000.0).round() / 1000.0,
+        "bytes": r.bytes,
+        "peak_rss_mb": r.peak_rss_mb,
+        "positions_per_second": rate.round(),
+        "reused": r.reused,
+        "sent_bytes": r.sent_bytes,
+    })
+}
+
+/// A verification of the tables of `key` that took `seconds`: `{"ok", "key", "positions",
+/// "earlier", "seconds", "tiers": [{"seeds", "positions", "earlier"}], "first_bad"}`, where
+/// `first_bad` is `{"path", "tier", "rank", "position", "stored", "recomputed"}` or null.
+pub fn verification(key: &str, report: &VerifyReport, seconds: f64) -> Value {
+    let earlier_of = |n: usize| report.earlier.iter().find(|e| e.0 == n).map_or(0, |e| e.1);
+    let tiers: Vec<Value> = report
+        .tiers
+        .iter()
+        .map(|&(n, p)| json!({"seeds": n, "positions": p, "earlier": earlier_of(n)}))
+        .collect();
+    let first_bad = report.first_bad.as_ref().map(|b| {
+        json!({
+            "path": b.path,
+            "tier": b.tier,
+            "rank": b.rank,
+            "position": b.position,
+            "stored": b.stored,
+            "recomputed": b.recomputed,
+        })
+    });
+    json!({
+        "ok": first_bad.is_none(),
+        "key": key,
+        "positions": report.tiers.iter().map(|t| t.1).sum::<u64>(),
+        "earlier": report.earlier.iter().map(|t| t.1).sum::<u64>(),
+        "seconds": (seconds * 1000.0).round() / 1000.0,
+        "tiers": tiers,
+        "first_bad": first_bad,
+    })
+}
+
+/// A set of tables: `{"key", "tiers": [{"seeds", "positions", "bytes", "compressed", "win",
+/// "draw", "lose"}]}`, or `{"key", "error"}` when the folder cannot be read as tables.
+pub fn table_set(key: &str, tiers: Result<&[TierSummary], &str>) -> Value {
+    match tiers {
+        Ok(tiers) => {
+            let tiers: Vec<Value> = tiers
+                .iter()
+                .map(|t| {
+                    json!({
+                        "seeds": t.seeds,
+                        "positions": t.positions,
+                        "bytes": t.bytes,
+                        "compressed": t.compressed,
+                        "win": t.win, "draw": t.draw, "lose": t.lose,
+                    })
+                })
+                .collect();
+            json!({"key": key, "tiers": tiers})
+        }
+        Err(e) => json!({"key": key, "error": e}),
+    }
+}
+
+/// A plan of tiers `0..` for `budget` bytes and `threads` threads a process, split across
+/// `ranks` processes: `{"variant", "memory", "threads", "ranks", "rates", "tiers", "fits",
+/// "positions", "table_bytes", "peak_disk", "seconds"}`; a tier is `{"seeds", "positions",
+/// "fits": true, "memory", "disk", "exits_on_disk", "scan", "slices", "lower_reads",
+/// "seconds", "slice", "sent_bytes"}`, or `{"seeds", "fits": false, "memory" (what it would
+/// need), "error"}`.
+pub fn plan(
+    key: &str,
+    (budget, threads, ranks): (u64, usize, usize),
+    rates: &Rates,
+    tiers: &[Result<TierPlan, TableError>],
+) -> Value {
+    let totals = Totals::of(tiers);
+    let rows: Vec<Value> = tiers
+        .iter()
+        .enumerate()
+        .map(|(n, t)| match t {
+            Ok(t) => json!({
+                "seeds": t.seeds,
+                "positions": t.positions,
+                "fits": true,
+                "memory": t.memory,
+                "disk": t.disk,
+                "exits_on_disk": t.exits_on_disk(),
+                "scan": t.layout.scan,
+                "slices": t.layout.slices.max(1),
+                "lower_reads": t.lower_reads,
+                "seconds": (t.seconds * 10.0).round() / 10.0,
+                "slice": t.slice,
+                "sent_bytes": t.sent,
+            }),
+            Err(e) => json!({
+                "seeds": n,
+                "fits": false,
+                "memory": needed(t),
+                "error": e.to_string(),
+            }),
+        })
+        .collect();
+    json!({
+        "variant": key,
+        "memory": budget,
+        "threads": threads,
+        "ranks": ranks,
+        "rates": {
+            "threshold_positions_per_core_second": rates.threshold_per_core,
+            "one_pass_positions_per_core_second": rates.one_pass_per_core,
+            "disk_bytes_per_second": rates.disk,
+            "updates_per_position": rates.updates_per_position,
+            "network_bytes_per_second": rates.network,
+            "big_tier_share": rates.big_tier_share,
+            "small_tier_positions": Rates::SMALL,
+            "big_tier_positions": Rates::BIG,
+        },
+        "tiers": rows,
+        "fits": totals.first_over.is_none(),
+        "positions": totals.positions,
+        "table_bytes": totals.positions,
+        "peak_disk": totals.peak_disk,
+        "seconds": totals.seconds.round(),
+    })
 }

@@ -77,3 +77,16 @@ pub enum OracleError {
         dir: PathBuf,
     },
 }
+
+impl OracleError {
+    /// The tables' error, whichever way it came: from the oracle's own reads or from the
+    /// search's (a tier not built, a damaged file); the one place to ask for it.
+    pub fn table(&self) -> Option<&mancala_tables::TableError> {
+        match self {
+            OracleError::Table(t) | OracleError::Search(mancala_search::SearchError::Table(t)) => {
+                Some(t)
+            }
+            _ => None,
+        }
+    }
+}

@@ -7,7 +7,7 @@ use mancala_index::{Spec, Unreachable};
 use mancala_rules::{Board, Next, Node, Rules};
 use mancala_search::{Interrupt, Memory, Observer, SearchError, Solution, Solver, PV_LIMIT};
 use mancala_tables::checked::Stamp;
-use mancala_tables::{build, BuildObserver, BuildOptions, Tables, MAX_TIER};
+use mancala_tables::{build, BuildObserver, BuildOptions, Payload, Tables, MAX_TIER};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -129,7 +129,8 @@ impl Oracle {
             TableSize::Auto => default_tables(&self.rules, seeds).min(cap),
         };
         let present =
-            Tables::open_watched(&self.settings.dir, &self.rules, cap, false)?.complete_up_to();
+            Tables::open_watched(&self.settings.dir, &self.rules, cap, Payload::Unchecked)?
+                .complete_up_to();
         let (up_to, build) = match present {
             // A larger complete set costs nothing more to use, unless a size was asked for.
             Some(k) if k >= want && self.settings.tables == TableSize::Auto => (k, false),
@@ -200,7 +201,9 @@ impl Oracle {
         let max = max.min(self.rules.max_seeds()).min(MAX_TIER);
         self.tables = Some(match check_payload {
             true => open_checked(&self.settings.dir, &self.rules, max)?,
-            false => Tables::open_watched(&self.settings.dir, &self.rules, max, false)?,
+            false => {
+                Tables::open_watched(&self.settings.dir, &self.rules, max, Payload::Unchecked)?
+            }
         });
         Ok(())
     }
@@ -482,9 +485,13 @@ impl Oracle {
 /// the search a question needs.
 fn open_checked(dir: &Path, rules: &Rules, max: usize) -> Result<Tables, OracleError> {
     let stamp = Stamp::now(dir, &rules.variant().key(), max);
-    let full = !stamp.recorded();
-    let tables = Tables::open_watched(dir, rules, max, full)?;
-    if full {
+    let recorded = stamp.recorded();
+    let payload = match recorded {
+        true => Payload::Unchecked,
+        false => Payload::Checked,
+    };
+    let tables = Tables::open_watched(dir, rules, max, payload)?;
+    if !recorded {
         stamp.record();
     }
     Ok(tables)

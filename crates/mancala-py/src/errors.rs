@@ -3,7 +3,6 @@
 //! errors; each with the library's message.
 
 use mancala_oracle::OracleError;
-use mancala_search::SearchError;
 use mancala_tables::TableError;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyValueError};
@@ -31,13 +30,10 @@ pub fn value_error(e: impl Display) -> PyErr {
 /// The exception of an oracle's error: `TablesMissing` with the tier and folder, else
 /// `MancalaError`.
 pub fn oracle_error(e: OracleError) -> PyErr {
-    let missing = match &e {
-        OracleError::Table(t) | OracleError::Search(SearchError::Table(t)) => match t {
-            TableError::Missing { tier, dir, .. } | TableError::MissingPublished { tier, dir } => {
-                Some((*tier, dir.display().to_string()))
-            }
-            _ => None,
-        },
+    let missing = match e.table() {
+        Some(
+            TableError::Missing { tier, dir, .. } | TableError::MissingPublished { tier, dir },
+        ) => Some((*tier, dir.display().to_string())),
         _ => None,
     };
     let Some((tier, dir)) = missing else {

@@ -13,7 +13,7 @@ use axum::{Json, Router};
 use mancala_oracle::json;
 use mancala_oracle::{highest_published, PackedFamily, Settings, Solution};
 use mancala_rules::{Board, GameFamily, Grouped, Preset, Rules, Variant};
-use mancala_tables::{Tables, MAX_TIER};
+use mancala_tables::{Payload, Tables, MAX_TIER};
 use serde_json::{json, Value};
 use std::sync::Arc;
 use std::time::Instant;
@@ -180,7 +180,7 @@ fn built_sets(config: &Config) -> Vec<Value> {
         }
         let rules = Rules::new(v);
         let max = rules.max_seeds().min(MAX_TIER);
-        let up_to = Tables::open_watched(&config.dir, &rules, max, false)
+        let up_to = Tables::open_watched(&config.dir, &rules, max, Payload::Unchecked)
             .ok()
             .and_then(|t| t.complete_up_to());
         if let Some(up_to) = up_to {

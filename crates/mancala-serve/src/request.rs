@@ -33,23 +33,25 @@ impl ApiError {
     /// An oracle's error: a tier not built is the client's to fix (404); a search out of
     /// time or a damaged table is the server's side (503, 500).
     pub fn oracle(e: OracleError, key: &str) -> ApiError {
+        if let Some(TableError::Missing { tier, .. }) = e.table() {
+            return ApiError::new(
+                StatusCode::NOT_FOUND,
+                format!(
+                    "tier {tier} of {key} is not built on this server: ask for a position with fewer seeds, or build the tables (`mancala build`) into its folder"
+                ),
+            );
+        }
         match e {
-            OracleError::Table(TableError::Missing { tier, .. })
-            | OracleError::Search(SearchError::Table(TableError::Missing { tier, .. })) => {
-                ApiError::new(
-                    StatusCode::NOT_FOUND,
-                    format!(
-                        "tier {tier} of {key} is not built on this server: ask for a position with fewer seeds, or build the tables (`mancala build`) into its folder"
-                    ),
-                )
-            }
             OracleError::Search(SearchError::OutOfTime { lo, hi }) => ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
                 format!(
                     "no exact answer within the time limit (the value lies in [{lo}, {hi}]): /api/solve gives the bounds, or ask for a position with fewer seeds"
                 ),
             ),
-            OracleError::Table(TableError::File(FileError::Changed { .. })) => ApiError::new(
+            OracleError::Table(TableError::File {
+                file: FileError::Changed { .. },
+                ..
+            }) => ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
                 format!(
                     "{e}: no answer was given from it; this server opens its tables again for the next request, so ask again (a table is replaced safely by writing a new file and renaming it over the old one, as `mancala build` does)"
@@ -68,7 +70,10 @@ impl ApiError {
     pub fn changed(e: &OracleError) -> bool {
         matches!(
             e,
-            OracleError::Table(TableError::File(FileError::Changed { .. }))
+            OracleError::Table(TableError::File {
+                file: FileError::Changed { .. },
+                ..
+            })
         )
     }
 

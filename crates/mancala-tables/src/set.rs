@@ -1,11 +1,12 @@
 //! The tables of one rule set, opened together and probed by position.
 
-use crate::codec::{self, Unpacked};
 use crate::core::{Exits, LowerTiers};
-use crate::format::BLOCK;
-use crate::published;
-use crate::table::{tier_path, Table};
-use crate::{FileError, TableError};
+use crate::error::{FileError, TableError};
+use crate::store::codec::{self, Unpacked};
+use crate::store::format::BLOCK;
+
+use crate::store::table::Table;
+use crate::store::tier_files::{published_path, tier_path};
 use mancala_index::{Indexer, Order};
 use mancala_rules::{Board, Next, Node, Rules};
 use rayon::prelude::*;
@@ -36,15 +37,37 @@ const UNPACKED_BLOCKS: usize = 256;
 /// Values of compressed tiers remembered at most (about 32 bytes each).
 const KNOWN_VALUES: usize = 1 << 20;
 
+/// How much of each table file opening checks: every file's header is checked; with
+/// [`Payload::Checked`] its whole payload is read against the header's checksum too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Payload {
+    /// The payload is read and checked against its checksum (a build, a verification, a
+    /// reader that must vouch for the values).
+    Checked,
+    /// Only the header is checked: opening is fast, the values are trusted.
+    Unchecked,
+}
+
+impl From<bool> for Payload {
+    /// `true`: [`Payload::Checked`] (for callers that still pass a flag).
+    fn from(checked: bool) -> Payload {
+        match checked {
+            true => Payload::Checked,
+            false => Payload::Unchecked,
+        }
+    }
+}
+
 impl Tables {
     /// Opens the tiers `0..=max` that exist, checking each (a damaged file is an error, a
-    /// missing one is not).
+    /// missing one is not); `payload` says whether the payloads are checked too.
     pub fn open(
         dir: &Path,
         rules: &Rules,
         max: usize,
-        check_payload: bool,
+        payload: impl Into<Payload>,
     ) -> Result<Tables, TableError> {
+        let check_payload = payload.into() == Payload::Checked;
         Tables::open_as(dir, rules, max, check_payload, false)
     }
 
@@ -56,8 +79,9 @@ impl Tables {
         dir: &Path,
         rules: &Rules,
         max: usize,
-        check_payload: bool,
+        payload: impl Into<Payload>,
     ) -> Result<Tables, TableError> {
+        let check_payload = payload.into() == Payload::Checked;
         Tables::open_as(dir, rules, max, check_payload, true)
     }
 
@@ -74,7 +98,8 @@ impl Tables {
         for n in 0..=max {
             let path = tier_path(dir, &key, n);
             if present(&path) {
-                let t = Table::open_as(&path, &key, n, &ix, check_payload, watch)?;
+                let t = Table::open_as(&path, &key, n, &ix, check_payload, watch)
+                    .map_err(|e| e.of_tier(&key, n))?;
                 tiers.push(Some(t));
             } else {
                 tiers.push(None);
@@ -143,10 +168,13 @@ impl Tables {
         }
         let mut tiers = Vec::with_capacity(max + 1);
         for n in 0..=max {
-            let path = published::file_path(dir, n);
+            let path = published_path(dir, n);
             tiers.push(match ix.size(n) {
                 0 => None,
-                _ if present(&path) => Some(Table::open_published_as(&path, &key, n, &ix, watch)?),
+                _ if present(&path) => Some(
+                    Table::open_published_as(&path, &key, n, &ix, watch)
+                        .map_err(|e| e.of_tier(&key, n))?,
+                ),
                 _ => None,
             });
         }
@@ -169,7 +197,9 @@ impl Tables {
     /// as it is now. A tier decoded into memory is looked at when it is decoded.
     pub fn unchanged(&self) -> Result<(), TableError> {
         for t in self.tiers.iter().flatten() {
-            t.unchanged()?;
+            let h = t.header();
+            t.unchanged()
+                .map_err(|e| e.of_tier(&h.key, h.tier as usize))?;
         }
         Ok(())
     }
@@ -294,7 +324,8 @@ impl Tables {
         if let Some(&v) = self.known.lock().expect("not poisoned").get(&b) {
             return Ok(Some(v));
         }
-        let corrupt = |why: String| TableError::from(FileError::corrupt(t.path(), why));
+        let key = self.rules.variant().key();
+        let corrupt = |why: String| FileError::corrupt(t.path(), why).of_tier(&key, n);
         let i = r as usize / BLOCK;
         let cached = self
             .unpacked
@@ -306,8 +337,14 @@ impl Tables {
             Some(block) => block,
             None => {
                 let block = Arc::new(
-                    codec::unpack_block(&self.ix, n, i, t.block(i)?, t.encoding())
-                        .map_err(corrupt)?,
+                    codec::unpack_block(
+                        &self.ix,
+                        n,
+                        i,
+                        t.block(i).map_err(|e| e.of_tier(&key, n))?,
+                        t.encoding(),
+                    )
+                    .map_err(corrupt)?,
                 );
                 let mut cache = self.unpacked.lock().expect("not poisoned");
                 if cache.len() >= UNPACKED_BLOCKS {
@@ -502,12 +539,13 @@ pub(crate) fn decode_tier<L: LowerTiers>(
         .par_chunks_mut(BLOCK)
         .enumerate()
         .try_for_each(|(i, out)| {
-            let block = decode_block(rules, ix, n, table, i, lower)?;
+            let of_tier = |e: FileError| e.of_tier(&rules.variant().key(), n);
+            let block = decode_block(rules, ix, n, table, i, lower).map_err(of_tier)?;
             if block.len() != out.len() {
-                return Err(FileError::corrupt(
+                return Err(of_tier(FileError::corrupt(
                     table.path(),
                     format!("block {i} holds {} values, not {}", block.len(), out.len()),
-                ));
+                )));
             }
             out.copy_from_slice(&block);
             Ok(())

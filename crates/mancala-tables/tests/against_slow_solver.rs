@@ -6,7 +6,7 @@ mod slow_solver;
 
 use mancala_index::Indexer;
 use mancala_rules::{GrandSlam, Options, Preset, Rules, Variant};
-use mancala_tables::{build, BuildOptions, Tables};
+use mancala_tables::{build, BuildOptions, Payload, Tables};
 
 fn check(preset: Preset, opts: Options, max: usize) {
     let rules = Rules::new(Variant::new(preset, opts).unwrap());
@@ -33,7 +33,7 @@ fn check(preset: Preset, opts: Options, max: usize) {
     )
     .unwrap();
     let slow = slow_solver::slow_values(&rules, max);
-    let tables = Tables::open(&dir, &rules, max, true).unwrap();
+    let tables = Tables::open(&dir, &rules, max, Payload::Checked).unwrap();
     let ix = Indexer::new(&rules, max).unwrap();
     let mut checked = 0u64;
     for n in 0..=max {

@@ -6,7 +6,7 @@ use mancala_rules::{Options, Preset, Rules, Variant};
 use mancala_tables::plan::{checkpoint_slices, plan, Rates, TierPlan};
 use mancala_tables::{
     build, format, open_checked, pack, tier_path, verify, verify_with, verify_within, BuildOptions,
-    FileError, Table, TableError, Tables, VerifyObserver, VerifyOptions, JOURNAL,
+    FileError, Payload, Table, TableError, Tables, VerifyObserver, VerifyOptions, JOURNAL,
 };
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -184,7 +184,7 @@ fn tiers_beyond_memory_compress_to_blocks_read_back_alone() {
     );
     assert!(b * 10 < a * 6, "{b} bytes compressed of {a}");
     let values = open(&raw, max).raw().unwrap().to_vec();
-    let tables = Tables::open(&packed, &r, max, true).unwrap();
+    let tables = Tables::open(&packed, &r, max, Payload::Checked).unwrap();
     for (rank, board) in ix.walk(max).enumerate() {
         assert_eq!(
             tables.probe(board).unwrap(),
@@ -192,7 +192,7 @@ fn tiers_beyond_memory_compress_to_blocks_read_back_alone() {
             "{board:?}"
         );
     }
-    let mut decoded = Tables::open(&packed, &r, max, true).unwrap();
+    let mut decoded = Tables::open(&packed, &r, max, Payload::Checked).unwrap();
     decoded.decode_up_to(max).unwrap();
     assert_eq!(decoded.values(max).unwrap(), &values[..]);
     drop((tables, decoded));
@@ -245,8 +245,8 @@ fn compressed_tables_read_the_same_and_are_small() {
         build_in(&raw, &r, max, 2, false);
         build_in(&packed, &r, max, 2, true);
         let key = r.variant().key();
-        let raw_tables = Tables::open(&raw, &r, max, true).unwrap();
-        let mut packed_tables = Tables::open(&packed, &r, max, true).unwrap();
+        let raw_tables = Tables::open(&raw, &r, max, Payload::Checked).unwrap();
+        let mut packed_tables = Tables::open(&packed, &r, max, Payload::Checked).unwrap();
         let ix = raw_tables.indexer();
         // One position at a time, from the compressed files.
         for n in 0..=max {
@@ -345,7 +345,7 @@ fn bad_files_are_rejected_with_clear_errors() {
     patch_header(&path, 8, &99u32.to_le_bytes());
     let e = open().err().unwrap();
     assert!(matches!(e, FileError::Version { found: 99, .. }), "{e}");
-    assert!(e.to_string().contains("reads version 3"), "{e}");
+    assert!(e.to_string().contains("reads versions 2 and 3"), "{e}");
 
     // Not a table at all.
     std::fs::write(&path, vec![7u8; 4096]).unwrap();
@@ -354,7 +354,7 @@ fn bad_files_are_rejected_with_clear_errors() {
     // A missing tier is named with its rule set and folder; what to run is the caller's to
     // say (the command line writes out the build command).
     std::fs::remove_file(&path).unwrap();
-    let tables = Tables::open(&dir, &r, 9, true).unwrap();
+    let tables = Tables::open(&dir, &r, 9, Payload::Checked).unwrap();
     let e = tables
         .probe(r.start().flip(6))
         .err()
@@ -392,7 +392,7 @@ fn a_damaged_tier_is_rebuilt_and_the_verifier_catches_wrong_values() {
     assert_eq!((b.tier, b.rank, b.stored), (bad.tier, bad.rank, bad.stored));
     // With too little memory for the tiers at random, the verifier reads the lower tiers in
     // order, a slice at a time, and finds the same entry (and nothing in sound tiers).
-    let tables = Tables::open(&dir, &r, 10, true).unwrap();
+    let tables = Tables::open(&dir, &r, 10, Payload::Checked).unwrap();
     // (360,000 bytes: the tier's own values are read through its mapping; 600,000: the tier
     // fits beside its slices, and a resident copy serves them.)
     for budget in [360_000u64, 600_000, 1_000_000, 3_000_000] {
@@ -413,7 +413,7 @@ fn a_damaged_tier_is_rebuilt_and_the_verifier_catches_wrong_values() {
     let gone = tier_path(&dir, &key, 6);
     let kept = std::fs::read(&gone).unwrap();
     std::fs::remove_file(&gone).unwrap();
-    let tables = Tables::open(&dir, &r, 10, true).unwrap();
+    let tables = Tables::open(&dir, &r, 10, Payload::Checked).unwrap();
     match verify_within(&tables, 10..=10, 360_000) {
         Err(TableError::Missing { tier: 6, .. }) => {}
         other => panic!("expected tier 6 missing, got {other:?}"),
@@ -515,7 +515,7 @@ fn a_verification_goes_on_from_its_journal() {
     assert_eq!(report.earlier.iter().map(|t| t.1).sum::<u64>(), total);
     assert_eq!(units, 0);
     // Tables opened without their payloads checked neither use the journal nor add to it.
-    let unchecked = Tables::open(&dir, &r, max, false).unwrap();
+    let unchecked = Tables::open(&dir, &r, max, Payload::Unchecked).unwrap();
     let opts = VerifyOptions {
         resume: true,
         record: true,
@@ -616,8 +616,8 @@ fn three_seeds_a_pit_gives_the_four_seed_games_tiers() {
         let max = 13;
         build_in(&a, &four, max, 2, false);
         build_in(&b, &three, max, 2, false);
-        let fours = Tables::open(&a, &four, max, true).unwrap();
-        let threes = Tables::open(&b, &three, max, true).unwrap();
+        let fours = Tables::open(&a, &four, max, Payload::Checked).unwrap();
+        let threes = Tables::open(&b, &three, max, Payload::Checked).unwrap();
         for n in 0..=max {
             let (x, y) = (fours.values(n).unwrap(), threes.values(n).unwrap());
             assert!(!x.is_empty() || n == 0);
@@ -768,7 +768,7 @@ fn compressed_tables_too_big_to_decode_are_refused_at_once() {
     };
     let dir = scratch("too-big-to-decode");
     write_empty_packed_tier(&dir, &r, &ix, k);
-    let mut tables = Tables::open(&dir, &r, k, false).unwrap();
+    let mut tables = Tables::open(&dir, &r, k, Payload::Unchecked).unwrap();
     match tables.decode_all() {
         Err(TableError::TooBigToDecode {
             needed, memory: m, ..

@@ -28,7 +28,7 @@
 use super::exit_file::ExitFile;
 use crate::bytes::Bytes;
 pub use crate::core::Resume;
-use crate::table::open_regular;
+use crate::store::table::open_regular;
 use std::fs;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
@@ -217,7 +217,7 @@ impl Checkpoint {
     /// is done).
     pub fn remove(&self) {
         for path in [self.path.clone(), self.exits_path()] {
-            let _ = fs::remove_file(crate::files::tmp_path(&path));
+            let _ = fs::remove_file(crate::store::files::tmp_path(&path));
             let _ = fs::remove_file(path);
         }
     }
@@ -243,7 +243,7 @@ fn hash_of(path: &Path) -> io::Result<u64> {
     }
 }
 
-use crate::files::write_atomically;
+use crate::store::files::write_atomically;
 
 /// When the last checkpoint was taken (or the tier started).
 pub(crate) struct Clock {

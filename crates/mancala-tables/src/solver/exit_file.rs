@@ -46,7 +46,7 @@ impl ExitFile {
             path: path.to_path_buf(),
             // Whatever a killed run (or anyone) left at that name goes first: a link is not
             // followed, a named pipe does not stop the build.
-            file: crate::files::create_fresh(path, true)?,
+            file: crate::store::files::create_fresh(path, true)?,
             temporary: true,
             len: 0,
             masks: Vec::new(),

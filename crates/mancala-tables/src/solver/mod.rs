@@ -22,8 +22,8 @@ mod retrograde;
 mod scan;
 mod state;
 
+use crate::build::cluster::Cluster;
 use crate::bytes::Bytes;
-use crate::cluster::Cluster;
 use crate::core::{LowerTiers, Progress, MAX_TIER};
 pub use checkpoint::{Checkpoint, Resume};
 use mancala_index::Indexer;
@@ -60,7 +60,7 @@ pub fn solve_tier<L: LowerTiers>(
 
 /// Solves this process's slice of tier `n` in a distributed build: the ranks
 /// `bounds[c.rank()]..bounds[c.rank() + 1]` of it, the other slices (`bounds`, from
-/// [`crate::cluster::split`]) being solved at the same time by the other processes of `c`.
+/// [`crate::build::cluster::split`]) being solved at the same time by the other processes of `c`.
 /// Returns the slice's values. Every rule set that can un-sow is solved by retrograde
 /// analysis with thresholds here (the one-pass solver's order does not split); its values
 /// are the same.
@@ -108,7 +108,7 @@ pub(crate) fn best_exits<L: LowerTiers>(
     Ok(retrograde::phase1(&job, true)?.1)
 }
 
-/// How the threshold solver lays a tier out (see [`crate::plan`]).
+/// How the threshold solver lays a tier out (see [`crate::build::plan`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Layout {
     /// Phase 1 takes the tier in this many slices of ranks (0 and 1: the whole tier at
@@ -290,7 +290,7 @@ mod tests {
     /// with fewer chunks take empty groups), with the exits in memory and in files.
     #[test]
     fn slices_solved_apart_agree_with_the_whole_tier() {
-        use crate::cluster::{split, LocalCluster};
+        use crate::build::cluster::{split, LocalCluster};
         let sets = [
             (Rules::new(Variant::preset(Preset::Awari)), 12),
             (Rules::new(Variant::preset(Preset::Oware)), 11),

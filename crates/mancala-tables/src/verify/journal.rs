@@ -17,7 +17,7 @@
 //! that does not parse (cut by a kill, say) is passed over.
 
 use crate::set::Tables;
-use crate::table::open_regular;
+use crate::store::table::open_regular;
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
@@ -89,7 +89,7 @@ impl Journal {
     pub fn record(&mut self, tier: usize, files: u64, done: u64) -> io::Result<()> {
         if self.file.is_none() {
             // Never through a link or into a pipe planted in the folder.
-            let mut f = crate::files::open_own(&self.path, true)?;
+            let mut f = crate::store::files::open_own(&self.path, true)?;
             // A line cut by a kill is ended, so that the next one starts on a line of its own.
             let len = f.metadata()?.len();
             let mut last = [b'\n'];
@@ -120,7 +120,7 @@ impl Journal {
 pub(crate) fn files_hash(tables: &Tables, n: usize) -> u64 {
     let mut h = Xxh3::new();
     h.update(tables.rules().variant().key().as_bytes());
-    crate::table::hash_files(&mut h, (0..=n).map(|k| tables.tier(k)));
+    crate::store::table::hash_files(&mut h, (0..=n).map(|k| tables.tier(k)));
     h.digest()
 }
 

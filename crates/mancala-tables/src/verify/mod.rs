@@ -6,15 +6,15 @@ mod journal;
 pub use journal::JOURNAL;
 
 use crate::core::Progress;
-use crate::set::{Decoded, Tables};
-use crate::table::Table;
-use crate::TableError;
+use crate::error::{BadEntry, TableError};
+use crate::set::{Decoded, Payload, Tables};
+use crate::store::table::Table;
 use journal::Journal;
 use mancala_index::{Indexer, Order};
 use mancala_rules::{Board, Next, Node, Rules};
 use rayon::prelude::*;
 use std::ops::RangeInclusive;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The outcome of a verification.
 #[derive(Debug, Clone)]
@@ -26,23 +26,6 @@ pub struct VerifyReport {
     /// Tiers of which an earlier run had checked the first ranks (in the same files, by the
     /// journal), with how many: this run went on from there.
     pub earlier: Vec<(usize, u64)>,
-}
-
-/// A stored value that disagrees with the position's moves.
-#[derive(Debug, Clone)]
-pub struct BadEntry {
-    /// The tier's file.
-    pub path: PathBuf,
-    /// The tier.
-    pub tier: usize,
-    /// The position's rank in its tier.
-    pub rank: u64,
-    /// Its pits, mover-relative.
-    pub position: Vec<u8>,
-    /// The value in the file.
-    pub stored: i32,
-    /// The best move's value from the children (`i32::MIN` when a child's tier is missing).
-    pub recomputed: i32,
 }
 
 /// Recomputes the values of `tiers` (those present). Every file of the tiers up to the last
@@ -60,7 +43,7 @@ pub fn verify(
 /// The tables of `rules` in `dir` up to tier `max`, every header and checksum checked, decoded
 /// for [`verify_with`].
 pub fn open_checked(rules: &Rules, dir: &Path, max: usize) -> Result<Tables, TableError> {
-    let mut tables = Tables::open(dir, rules, max, true)?;
+    let mut tables = Tables::open(dir, rules, max, Payload::Checked)?;
     tables.decode_all()?;
     Ok(tables)
 }
@@ -70,7 +53,7 @@ pub fn verify_tables(
     tables: &Tables,
     tiers: RangeInclusive<usize>,
 ) -> Result<VerifyReport, TableError> {
-    verify_within(tables, tiers, crate::plan::default_budget())
+    verify_within(tables, tiers, crate::build::plan::default_budget())
 }
 
 /// [`verify_tables`] within `budget` bytes of memory: a tier that does not fit with every
@@ -125,7 +108,7 @@ impl Default for VerifyOptions<'_> {
     /// The default budget, no journal, no observer.
     fn default() -> Self {
         VerifyOptions {
-            budget: crate::plan::default_budget(),
+            budget: crate::build::plan::default_budget(),
             resume: false,
             record: false,
             observer: &(),
@@ -195,13 +178,15 @@ pub fn verify_with(
             // recorded when it is done: slices of about ten minutes' work each at most, so
             // that a kill loses little (each slice reads the lower tiers once more).
             let threads = rayon::current_num_threads();
-            let by_work = crate::plan::checkpoint_slices(size, RECORD_EVERY, threads);
+            let by_work = crate::build::plan::checkpoint_slices(size, RECORD_EVERY, threads);
             let by_memory = (2 * size).div_ceil(room) as usize;
-            by_memory.max(by_work).clamp(1, crate::plan::MAX_SLICES)
+            by_memory
+                .max(by_work)
+                .clamp(1, crate::build::plan::MAX_SLICES)
         } else {
             size.div_ceil(STRETCH) as usize
         };
-        let bounds = crate::cluster::split_from(ix, n, pieces, (0, size), earlier);
+        let bounds = crate::build::cluster::split_from(ix, n, pieces, (0, size), earlier);
         let left = size - earlier;
         // A tier read in order checks each position against its quiet children, anywhere in
         // the tier: when the tier fits beside its biggest slice, a resident copy on huge pages
@@ -365,8 +350,8 @@ fn first_mismatch(
             for (i, b) in ix.walk_from(n, start).take(len).enumerate() {
                 let r = start + i as u64;
                 let stored = table.get(r).map_or(i32::MIN, i32::from);
-                let recomputed = recompute(r, b).unwrap_or(i32::MIN);
-                if stored != recomputed {
+                let recomputed = recompute(r, b);
+                if recomputed != Some(stored) {
                     return Some(BadEntry {
                         path: table.path().to_path_buf(),
                         tier: n,

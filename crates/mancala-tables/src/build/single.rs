@@ -1,27 +1,30 @@
-//! Building every tier up to a seed count, in order, resuming where a previous run stopped.
+//! One tier built in this process (its solve, its file, its checkpoint), what a build is
+//! told and tells ([`BuildOptions`], [`BuildObserver`], [`TierReport`]), and `pack`; the
+//! driver that takes the tiers in order is `driver`.
 
-use crate::codec;
+use crate::build::plan::{self, Rates};
 use crate::core::Progress;
-use crate::format::{Encoding, BLOCK};
-use crate::lock::lock_folder;
-use crate::machine::peak_rss_mb;
-use crate::plan::{self, Rates};
+use crate::error::{FileError, TableError};
 use crate::set::{decode_tier, Decoded};
 use crate::solver::{progress_units, solve_tier, Checkpoint, Layout, Resume};
-use crate::table::{tier_path, write_table, write_table_blocks, write_table_pieces, Table};
-use crate::{FileError, TableError};
+use crate::store::codec;
+use crate::store::format::{Encoding, BLOCK};
+use crate::store::lock::lock_folder;
+use crate::store::table::{write_table, write_table_blocks, write_table_pieces, Table};
+use crate::store::tier_files::tier_path;
 use mancala_index::Indexer;
-use mancala_rules::Grouped;
 use mancala_rules::Rules;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// zstd level of compressed tables: compression happens once, probes decompress often.
 const ZSTD_LEVEL: i32 = 15;
 
-/// What to build and where.
-#[derive(Clone, Debug)]
+/// What to build and where. The default builds tier 0 into the current folder, raw, with no
+/// memory budget and no checkpoints: callers name the folder and the tiers and take the rest
+/// (`BuildOptions { dir, max_seeds, ..BuildOptions::default() }`).
+#[derive(Clone, Debug, Default)]
 pub struct BuildOptions {
     /// Tables go to `dir/<variant key>/tier-NNN.mtb`.
     pub dir: PathBuf,
@@ -29,7 +32,7 @@ pub struct BuildOptions {
     pub max_seeds: usize,
     /// Write compressed files (exit residuals in zstd blocks, see `codec`).
     pub compress: bool,
-    /// Memory budget in bytes ([`crate::plan`]); `None`: no budget, every tier in memory.
+    /// Memory budget in bytes ([`crate::build::plan`]); `None`: no budget, every tier in memory.
     pub memory: Option<u64>,
     /// Tiers with cycles save their state between thresholds at most this often, and a
     /// build resumes a killed tier from its last save; `None`: no saves.
@@ -109,7 +112,7 @@ impl Progress for Forward<'_> {
 /// The checkpoint of the tier whose table is `path`, saved about every `every`.
 fn checkpoint_of(path: &Path, every: Duration, lower: &[Option<Table>]) -> Checkpoint {
     let mut h = xxhash_rust::xxh3::Xxh3::new();
-    crate::table::hash_files(&mut h, lower.iter().map(Option::as_ref));
+    crate::store::table::hash_files(&mut h, lower.iter().map(Option::as_ref));
     Checkpoint {
         path: path.with_extension("ckpt"),
         every,
@@ -123,175 +126,75 @@ pub(crate) fn remove_checkpoint(path: &Path) {
     checkpoint_of(path, Duration::ZERO, &[]).remove();
 }
 
-/// Builds every tier `0..=opts.max_seeds` that is not already present and valid.
-pub fn build(
-    rules: &Rules,
+/// A tier to solve: its rules, index, seeds, file, the finished tiers below it and the
+/// plan's layout.
+pub(crate) struct Tier<'a> {
+    pub rules: &'a Rules,
+    pub ix: &'a Indexer,
+    pub n: usize,
+    pub path: &'a Path,
+    pub lower: &'a [Option<Table>],
+    pub layout: Layout,
+}
+
+/// A tier solved and written: its table (opened, or decoded for a compressed build), its
+/// file's size and the bytes this process sent the others for it.
+pub(crate) struct Solved {
+    pub table: Table,
+    pub bytes: u64,
+    pub sent: u64,
+}
+
+/// Solves tier `t` in this process and writes its file (compressed with `compress`, in the
+/// form that suits a tier built `beyond_memory`), saving checkpoints as `opts` asks.
+pub(crate) fn solve_here(
+    t: Tier<'_>,
     opts: &BuildOptions,
+    beyond_memory: bool,
     obs: &dyn BuildObserver,
-) -> Result<Vec<TierReport>, TableError> {
+) -> Result<Solved, TableError> {
+    let (rules, ix, n, path, lower) = (t.rules, t.ix, t.n, t.path, t.lower);
+    let mut layout = t.layout;
     let key = rules.variant().key();
-    plan::check_tiers(rules, opts.max_seeds)?;
-    let ix = Indexer::new(rules, opts.max_seeds)?;
-    // Relay rules keep each tier's quiet moves as 32-bit ranks (`solver::quiet_graph`): check
-    // before any tier is built that every tier fits.
-    if let Some(n) =
-        (0..=opts.max_seeds).find(|&n| !rules.can_unsow() && ix.size(n) > u32::MAX as u64)
-    {
-        return Err(TableError::TooLarge {
-            tier: n,
-            key,
-            why: format!(
-                "it has {} positions, and with relay sowing a tier's quiet moves are kept as 32-bit ranks, so a tier holds at most {} positions",
-                Grouped(ix.size(n) as u128),
-                Grouped(u32::MAX as u128)
-            ),
-        });
+    let size = ix.size(n);
+    obs.tier_started(n, size, progress_units(rules, size));
+    if layout.exit_file.is_some() {
+        layout.exit_file = Some(path.with_extension("exits"));
     }
-    // Every tier is planned before any is built, so a budget too small fails at once.
-    let plans = match opts.memory {
-        Some(budget) => Some(plan::plan(
-            rules,
-            opts.max_seeds,
-            budget,
-            rayon::current_num_threads(),
-            &Rates::default(),
-        )?),
-        None => None,
+    if let Some(every) = opts.checkpoint_every {
+        layout.checkpoint = Some(checkpoint_of(path, every, lower));
+    }
+    let values = solve_tier(
+        rules,
+        ix,
+        n,
+        &Decoded::new(lower),
+        &Forward(obs, n),
+        &layout,
+    )
+    .map_err(|e| {
+        let ckpt = layout.checkpoint.as_ref().map(|c| c.path.as_path());
+        let file = layout.exit_file.as_deref().or(ckpt).unwrap_or(path);
+        TableError::of_solver(e, key.clone(), n, file)
+    })?;
+    // A compressed tier built beyond memory is stored so that reading it back needs no
+    // lower tier (their random reads are what the plan avoids).
+    let encoding = opts.compress.then(|| compressed_form(beyond_memory));
+    let bytes = write_values(rules, ix, n, path, &values, lower, encoding)?;
+    let table = Table::open(path, &key, n, ix, false).map_err(|e| e.of_tier(&key, n))?;
+    // Only now that the tier is on disk is its checkpoint of no more use (also one a
+    // killed build left that this one, saving none, did not use).
+    remove_checkpoint(path);
+    let table = if opts.compress {
+        table.decoded(values.to_vec())
+    } else {
+        table
     };
-    // Compressed tiers are decoded into memory (the solver probes them at random): every
-    // tier of a compressed build, and in any build the tiers packed already. The plan, made
-    // for files it can map or read in order, does not count them: a tier whose plan reads
-    // the tiers below in order holds those besides.
-    if let (Some(plans), Some(memory)) = (&plans, crate::physical_memory()) {
-        let packed = |k: usize| {
-            Table::open(&tier_path(&opts.dir, &key, k), &key, k, &ix, false)
-                .is_ok_and(|t| t.encoding() != Encoding::Raw)
-        };
-        let mut decoded = vec![0u64; opts.max_seeds + 2];
-        for k in 0..=opts.max_seeds {
-            let held = if opts.compress || packed(k) {
-                ix.size(k)
-            } else {
-                0
-            };
-            decoded[k + 1] = decoded[k].saturating_add(held);
-        }
-        // Nothing decoded (a raw build over raw tiers): the plan is the whole story.
-        let nothing = decoded[opts.max_seeds + 1] == 0;
-        let holds = |t: &plan::TierPlan| {
-            t.memory
-                .saturating_add(if t.layout.scan { decoded[t.seeds] } else { 0 })
-        };
-        if let Some(t) = plans.iter().find(|t| !nothing && holds(t) > memory) {
-            return Err(TableError::CompressedTooBig {
-                tier: t.seeds,
-                key,
-                needed: holds(t),
-                memory,
-            });
-        }
-    }
-    // One build at a time in the folder: a second one waits, then reuses what the first
-    // built.
-    let folder = opts.dir.join(&key);
-    let _lock = lock_folder(&folder, true, |lock| obs.waiting(lock))?;
-    // Every finished tier, raw or decoded: the solver probes them at random.
-    let mut tables: Vec<Option<Table>> = Vec::new();
-    let mut reports = Vec::new();
-    for n in 0..=opts.max_seeds {
-        let path = tier_path(&opts.dir, &key, n);
-        let size = ix.size(n);
-        if path.exists() {
-            let reuse = Table::open(&path, &key, n, &ix, true)
-                .map_err(TableError::from)
-                .and_then(|t| load(rules, &ix, n, t, &tables))
-                .and_then(|t| match opts.repair {
-                    true => values_hold(rules, &ix, n, t, &tables),
-                    false => Ok(t),
-                });
-            match reuse {
-                Ok(t) => {
-                    // A build killed between writing the tier and removing its checkpoint
-                    // left that behind.
-                    remove_checkpoint(&path);
-                    let report = TierReport {
-                        seeds: n,
-                        positions: size,
-                        seconds: 0.0,
-                        bytes: t.file_bytes(),
-                        peak_rss_mb: peak_rss_mb(),
-                        reused: true,
-                        path: path.clone(),
-                        sent_bytes: 0,
-                    };
-                    obs.tier_finished(&report);
-                    reports.push(report);
-                    tables.push(Some(t));
-                    continue;
-                }
-                Err(e) => obs.replacing(&e),
-            }
-        }
-        let started = Instant::now();
-        obs.tier_started(n, size, progress_units(rules, size));
-        let mut layout = plans
-            .as_ref()
-            .map_or_else(Layout::default, |p| p[n].layout.clone());
-        if layout.exit_file.is_some() {
-            layout.exit_file = Some(path.with_extension("exits"));
-        }
-        if let Some(every) = opts.checkpoint_every {
-            // Phase 1 in slices of about `every` of work, or the plan's when they are more
-            // (its exits on disk), so that a checkpoint can fall between two: as
-            // `TierPlan::checkpointed` plans it.
-            let threads = rayon::current_num_threads();
-            let slices = crate::plan::checkpoint_slices(size, every, threads);
-            layout.slices = layout.slices.max(slices);
-            layout.checkpoint = Some(checkpoint_of(&path, every, &tables));
-        }
-        let values = solve_tier(
-            rules,
-            &ix,
-            n,
-            &Decoded::new(&tables),
-            &Forward(obs, n),
-            &layout,
-        )
-        .map_err(|e| {
-            let ckpt = layout.checkpoint.as_ref().map(|c| c.path.as_path());
-            let file = layout.exit_file.as_deref().or(ckpt).unwrap_or(&path);
-            TableError::of_solver(e, rules.variant().key(), n, file)
-        })?;
-        // A compressed tier built beyond memory is stored so that reading it back needs no
-        // lower tier (their random reads are what the plan avoids).
-        let beyond_memory = plans.as_ref().is_some_and(|p| p[n].beyond_memory());
-        let encoding = opts.compress.then(|| compressed_form(beyond_memory));
-        let bytes = write_values(rules, &ix, n, &path, &values, &tables, encoding)?;
-        let table = Table::open(&path, &key, n, &ix, false)?;
-        // Only now that the tier is on disk is its checkpoint of no more use (also one a
-        // killed build left that this one, saving none, did not use).
-        remove_checkpoint(&path);
-        let table = if opts.compress {
-            table.decoded(values.to_vec())
-        } else {
-            table
-        };
-        drop(values);
-        let report = TierReport {
-            seeds: n,
-            positions: size,
-            seconds: started.elapsed().as_secs_f64(),
-            bytes,
-            peak_rss_mb: peak_rss_mb(),
-            reused: false,
-            path: path.clone(),
-            sent_bytes: 0,
-        };
-        obs.tier_finished(&report);
-        reports.push(report);
-        tables.push(Some(table));
-    }
-    Ok(reports)
+    Ok(Solved {
+        table,
+        bytes,
+        sent: 0,
+    })
 }
 
 /// `t`, tier `n`, if each of its values is its best move's value (its own tier's and the
@@ -377,7 +280,7 @@ fn write_values(
                     Err(e) => vec![Err(e)],
                 }
             });
-            let count = crate::format::blocks_for(values.len() as u64);
+            let count = crate::store::format::blocks_for(values.len() as u64);
             return Ok(write_table_blocks(
                 path,
                 &key,
@@ -431,7 +334,7 @@ fn unpack_in_batches(
     let none: [Option<Table>; 0] = [];
     let lower = Decoded::new(&none);
     let mut failed = None;
-    let written = crate::table::write_with(
+    let written = crate::store::table::write_with(
         path,
         &rules.variant().key(),
         n,
@@ -505,7 +408,7 @@ pub fn pack(
             // Nothing above a gap can be compressed or decoded.
             break;
         }
-        let t = Table::open(&path, &key, n, &ix, true)?;
+        let t = Table::open(&path, &key, n, &ix, true).map_err(|e| e.of_tier(&key, n))?;
         let was_compressed = t.is_compressed();
         let before = t.file_bytes();
         if t.encoding() == Encoding::Zstd {
@@ -516,7 +419,9 @@ pub fn pack(
                 let after = unpack_in_batches(rules, &ix, n, &t, &path)?;
                 out.push((n, before, after));
                 drop(t);
-                tables.push(Some(Table::open(&path, &key, n, &ix, false)?));
+                tables.push(Some(
+                    Table::open(&path, &key, n, &ix, false).map_err(|e| e.of_tier(&key, n))?,
+                ));
             } else {
                 tables.push(Some(t));
             }
@@ -539,7 +444,9 @@ pub fn pack(
                 // The decoded values are on disk now: mapped from there, not held in memory
                 // tier after tier (a whole set unpacked is bigger than the memory).
                 drop(t);
-                tables.push(Some(Table::open(&path, &key, n, &ix, false)?));
+                tables.push(Some(
+                    Table::open(&path, &key, n, &ix, false).map_err(|e| e.of_tier(&key, n))?,
+                ));
                 continue;
             }
         }

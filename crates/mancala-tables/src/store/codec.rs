@@ -34,7 +34,7 @@
 //! some regions.
 
 use crate::core::{has_exit, Exits, LowerTiers, NO_EXIT};
-use crate::format::{Encoding, BLOCK};
+use crate::store::format::{Encoding, BLOCK};
 use mancala_index::Indexer;
 use mancala_rules::{Board, Children, Rules};
 use rayon::prelude::*;

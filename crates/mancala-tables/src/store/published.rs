@@ -10,23 +10,17 @@
 //! tables (with headers and checksums), and [`crate::Tables::open_published`] reads them
 //! directly.
 
-use crate::table::{tier_path, write_table_pieces, Table};
-use crate::{FileError, TableError, Tables};
-use mancala_index::{Indexer, Order};
+use crate::error::{FileError, TableError};
+use crate::set::{Payload, Tables};
+use crate::store::table::{write_table_pieces, Table};
+use crate::store::tier_files::tier_path;
+use mancala_index::Order;
 use mancala_rules::Rules;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// The published file of tier `n` in `dir`.
-pub fn file_path(dir: &Path, n: usize) -> PathBuf {
-    dir.join(format!("scores.{n}"))
-}
-
-/// The length of the published file of tier `n`: its positions, less the start position.
-pub fn file_len(ix: &Indexer, n: usize) -> u64 {
-    ix.size(n) - ix.extra(n).is_some() as u64
-}
+pub use crate::store::tier_files::{published_len as file_len, published_path as file_path};
 
 /// One file written by [`export`] or [`import`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,7 +42,7 @@ pub fn export(
     out: &Path,
     max: usize,
 ) -> Result<Vec<Written>, TableError> {
-    let mut tables = Tables::open(dir, rules, max, true)?;
+    let mut tables = Tables::open(dir, rules, max, Payload::Checked)?;
     if tables.indexer().order() != Order::Published {
         return Err(TableError::NotPublished {
             key: rules.variant().key(),
@@ -106,9 +100,16 @@ pub fn import(
             extra.as_ref().map_or(&[][..], |e| &e[..]),
         ];
         let path = tier_path(dir, &key, n);
-        let bytes = write_table_pieces(&path, &key, n, ix, crate::format::Encoding::Raw, pieces)?;
+        let bytes = write_table_pieces(
+            &path,
+            &key,
+            n,
+            ix,
+            crate::store::format::Encoding::Raw,
+            pieces,
+        )?;
         // The file as written must open and check like any table.
-        Table::open(&path, &key, n, ix, true)?;
+        Table::open(&path, &key, n, ix, true).map_err(|e| e.of_tier(&key, n))?;
         written.push(Written {
             tier: n,
             path,
@@ -147,7 +148,8 @@ fn check_range(values: &[u8], n: usize, path: &Path) -> Result<(), FileError> {
 }
 
 /// Writes `bytes` to `path` under a temporary name and renames it into place (see
-/// [`crate::files::write_atomically`]: nothing planted at the temporary name is written through).
+/// [`crate::store::files::write_atomically`]: nothing planted at the temporary name is written through).
 fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
-    crate::files::write_atomically(path, |f| f.write_all(bytes)).map_err(|e| FileError::io(path, e))
+    crate::store::files::write_atomically(path, |f| f.write_all(bytes))
+        .map_err(|e| FileError::io(path, e))
 }

@@ -1,8 +1,8 @@
 //! Reading and writing one tier's table file.
 
-use crate::format::{self, Encoding, Header, BLOCK, HEADER_LEN, VERSION};
-use crate::mapped::FileMap;
-use crate::FileError;
+use crate::error::FileError;
+use crate::store::format::{self, Encoding, Header, BLOCK, HEADER_LEN, VERSION};
+use crate::store::mapped::FileMap;
 use mancala_index::Indexer;
 use mancala_rules::Grouped;
 use memmap2::Mmap;
@@ -11,11 +11,6 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use xxhash_rust::xxh3::Xxh3;
-
-/// The file of tier `tier` of the rule set `key` under `dir`.
-pub fn tier_path(dir: &Path, key: &str, tier: usize) -> PathBuf {
-    dir.join(key).join(format!("tier-{tier:03}.mtb"))
-}
 
 /// An open table, probed by rank.
 pub struct Table {
@@ -176,10 +171,13 @@ impl Table {
         }
         let corrupt = |why: String| FileError::corrupt(path, why);
         if header.order != ix.order() {
-            // Only Awari-type tiers changed their order (format version 3).
+            // Only Awari-type tiers changed their order (format version 3): they are read
+            // from that version on.
             return Err(FileError::Version {
                 path: path.to_path_buf(),
                 found: header.version,
+                first: VERSION,
+                last: VERSION,
             });
         }
         if header.tier as usize != tier || header.entries != entries {
@@ -229,7 +227,7 @@ impl Table {
         Ok((header, Opened::Header(bytes)))
     }
 
-    /// Opens a file of the published Awari database (`scores.N`, see [`crate::published`]):
+    /// Opens a file of the published Awari database (`scores.N`, see [`crate::store::published`]):
     /// tier `tier` of the rule set `key`, indexed by `ix` in the published order, one signed
     /// byte a position and no header, so it is checked by its size. Where the tier holds the
     /// start position, which the file leaves out, its value is to be set with
@@ -260,7 +258,7 @@ impl Table {
         if watch {
             map.watch();
         }
-        let want = crate::published::file_len(ix, tier);
+        let want = crate::store::tier_files::published_len(ix, tier);
         if map.len() as u64 != want {
             return Err(FileError::corrupt(
                 path,
@@ -603,7 +601,7 @@ pub(crate) fn open_regular(path: &Path) -> Result<File, FileError> {
 
 /// What a path that is not a regular file is.
 fn file_kind(meta: &fs::Metadata) -> &'static str {
-    crate::files::kind_of(meta)
+    crate::store::files::kind_of(meta)
 }
 
 /// An I/O error that names the file it happened on (for errors about another file than the
@@ -635,7 +633,7 @@ pub(crate) fn write_with(
             });
         }
     }
-    let tmp = crate::files::tmp_path(path);
+    let tmp = crate::store::files::tmp_path(path);
     let written = write_tmp(&tmp, path, key, tier, ix, encoding, write);
     if written.is_err() {
         let _ = fs::remove_file(&tmp);
@@ -655,7 +653,7 @@ fn write_tmp(
 ) -> Result<u64, FileError> {
     let io = |e| FileError::io(tmp, e);
     // Readable too: a payload whose start is written last is read back for its checksum.
-    let f = crate::files::create_fresh(tmp, true).map_err(io)?;
+    let f = crate::store::files::create_fresh(tmp, true).map_err(io)?;
     let mut hash = Xxh3::new();
     let payload_len = {
         let mut w = std::io::BufWriter::with_capacity(1 << 20, &f);
@@ -716,7 +714,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("mancala-blocks-{}", std::process::id()));
         fs::create_dir_all(&dir).unwrap();
         let (a, b) = (dir.join("a.mtb"), dir.join("b.mtb"));
-        let table = crate::codec::offset_table(&blocks);
+        let table = crate::store::codec::offset_table(&blocks);
         let pieces = std::iter::once(&table[..]).chain(blocks.iter().map(Vec::as_slice));
         write_table_pieces(&a, "k", n, &ix, Encoding::Zstd, pieces).unwrap();
         let streamed = blocks.iter().cloned().map(Ok);

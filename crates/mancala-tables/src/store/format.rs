@@ -1,28 +1,16 @@
 //! The table file: a fixed header, then one signed byte per position at offset = rank
 //! (raw), or zstd blocks behind an offset table (compressed).
 //!
-//! Header layout (little endian, 128 bytes):
-//!
-//! | offset | size | field |
-//! |---|---|---|
-//! | 0 | 8 | magic `MNCLTBL\0` |
-//! | 8 | 4 | format version |
-//! | 12 | 4 | tier (seeds in the pits) |
-//! | 16 | 8 | entries (positions in the tier) |
-//! | 24 | 1 | encoding: 0 raw, 1 exit residuals in zstd blocks (see `codec`), 2 the values in zstd blocks (read back without the lower tiers) |
-//! | 25 | 1 | order of the positions: 0 mover's row first, 1 the published Awari order |
-//! | 26 | 2 | reserved, zero |
-//! | 28 | 4 | entries per block (compressed) |
-//! | 32 | 8 | payload bytes after the header |
-//! | 40 | 8 | xxh3-64 of the payload as stored |
-//! | 48 | 64 | variant key, UTF-8, zero padded |
-//! | 112 | 8 | reserved, zero |
-//! | 120 | 8 | xxh3-64 of bytes 0..120 |
+//! The header (128 bytes, little endian: magic, version, tier, entries, encoding, order, block
+//! size, payload length and checksum, variant key, and a checksum of the header itself) is
+//! laid out in docs/table-format.md, "Header", the one description of it; [`Header::to_bytes`]
+//! and [`Header::parse`] are its one implementation, and `tests/format_fixture.rs` pins the
+//! bytes of small built tiers.
 //!
 //! Values are the net future gain of the side to move (docs/rules.md, Conventions), `-n..=n`
 //! for tier `n`.
 
-use crate::FileError;
+use crate::error::FileError;
 use mancala_index::Order;
 use std::path::Path;
 use xxhash_rust::xxh3::xxh3_64;
@@ -120,6 +108,8 @@ impl Header {
             return Err(FileError::Version {
                 path: path.to_path_buf(),
                 found: version,
+                first: FIRST_READ,
+                last: VERSION,
             });
         }
         if u64_at(120) != xxh3_64(&bytes[..120]) {

@@ -13,8 +13,9 @@
 //!
 //! The fastest plan that fits is taken: everything in memory, else the fewest slices.
 
+use crate::error::TableError;
 use crate::solver::{Layout, MAX_STATE_TIER};
-use crate::{TableError, MAX_TIER};
+use crate::MAX_TIER;
 use mancala_index::{Indexer, Order};
 use mancala_rules::Rules;
 use std::path::Path;
@@ -230,6 +231,76 @@ pub fn plan_each(
         .collect())
 }
 
+/// Every tier's plan as a single-process build that checkpoints every `every` takes it:
+/// [`plan_each`], with phase 1 of the tiers with cycles in the slices a checkpoint needs
+/// ([`TierPlan::checkpointed`]; the one-pass solver has no phase 1 to cut).
+pub fn plan_checkpointed(
+    rules: &Rules,
+    max: usize,
+    budget: u64,
+    threads: usize,
+    rates: &Rates,
+    every: std::time::Duration,
+) -> Result<Vec<Result<TierPlan, TableError>>, TableError> {
+    let one_pass = rules.quiet_moves_raise_potential();
+    Ok(plan_each(rules, max, budget, threads, rates)?
+        .into_iter()
+        .map(|t| match one_pass {
+            true => t,
+            false => t.map(|t| t.checkpointed(every, threads)),
+        })
+        .collect())
+}
+
+/// The memory a tier that no plan fits would need ([`TableError::Memory`]), or `None`.
+pub fn needed(tier: &Result<TierPlan, TableError>) -> Option<u64> {
+    match tier {
+        Err(TableError::Memory { needed, .. }) => Some(*needed),
+        _ => None,
+    }
+}
+
+/// What the tiers of a plan add up to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Totals {
+    /// Positions of the tiers that fit (also the bytes of their raw tables).
+    pub positions: u64,
+    /// Their estimated seconds (0 for none).
+    pub seconds: f64,
+    /// Disk at its fullest: the tiers below, and the tier being solved at its peak.
+    pub peak_disk: u64,
+    /// The first tier that no plan fits.
+    pub first_over: Option<usize>,
+    /// The most memory a tier that no plan fits needs (0 when every tier fits).
+    pub most_needed: u64,
+}
+
+impl Totals {
+    /// The totals of `tiers` (from [`plan_each`], [`plan_checkpointed`] or
+    /// [`plan_distributed`]).
+    pub fn of(tiers: &[Result<TierPlan, TableError>]) -> Totals {
+        let fitting: Vec<&TierPlan> = tiers.iter().filter_map(|t| t.as_ref().ok()).collect();
+        Totals {
+            positions: fitting
+                .iter()
+                .fold(0u64, |a, t| a.saturating_add(t.positions)),
+            // A fold from 0.0, not `sum`: a sum of no `f64` is -0.0.
+            seconds: fitting.iter().fold(0.0, |a, t| a + t.seconds),
+            peak_disk: fitting
+                .iter()
+                .scan(0u64, |below, t| {
+                    let peak = below.saturating_add(t.disk);
+                    *below = below.saturating_add(t.positions);
+                    Some(peak)
+                })
+                .max()
+                .unwrap_or(0),
+            first_over: tiers.iter().position(|t| t.is_err()),
+            most_needed: tiers.iter().filter_map(needed).max().unwrap_or(0),
+        }
+    }
+}
+
 /// Can tiers `0..=max` of `rules` be built at all (whatever the memory)? The game's seeds
 /// bound its tiers, and the threshold solver's one-byte state bounds tiers with cycles.
 pub fn check_tiers(rules: &Rules, max: usize) -> Result<(), TableError> {
@@ -272,7 +343,7 @@ pub fn plan_tier(
 }
 
 /// Plans one process's slice of tier `n`, `size` positions, in a distributed build (which
-/// solves every tier with thresholds, see [`crate::cluster`]).
+/// solves every tier with thresholds, see [`crate::build::cluster`]).
 pub fn plan_slice(
     rules: &Rules,
     ix: &Indexer,
@@ -392,7 +463,7 @@ fn plan_positions(
 }
 
 /// Plans tiers `0..=max` of `rules` split across `processes` processes, each with `budget`
-/// bytes and `threads` threads (see [`crate::cluster`]): for each tier, the plan of its
+/// bytes and `threads` threads (see [`crate::build::cluster`]): for each tier, the plan of its
 /// largest slice, with the bytes that slice sends the other processes and the time that
 /// takes at `rates.network` added to its time. As [`plan_each`], a tier no plan fits is
 /// the [`TableError::Memory`] that names what it needs.
@@ -410,7 +481,7 @@ pub fn plan_distributed(
     let processes = processes.max(1);
     Ok((0..=max)
         .map(|n| {
-            let bounds = crate::cluster::split(&ix, n, processes, (0, ix.size(n)));
+            let bounds = crate::build::cluster::split(&ix, n, processes, (0, ix.size(n)));
             let slice = bounds.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
             let mut plan = plan_slice(rules, &ix, n, slice, budget, threads, rates)?;
             // Predecessors fall anywhere in the tier: all but a process's share of its

@@ -3,7 +3,7 @@
 //! under its name only once whole (written under a temporary name, then renamed), so they
 //! never see a partial one.
 
-use crate::FileError;
+use crate::error::FileError;
 use std::fs::{self, File, TryLockError};
 use std::path::{Path, PathBuf};
 
@@ -28,7 +28,7 @@ pub(crate) fn lock_folder(
     fs::create_dir_all(folder).map_err(|e| FileError::io(folder, e))?;
     let path = lock_path(folder);
     let io = |e| FileError::io(&path, e);
-    let file = crate::files::open_own(&path, false).map_err(io)?;
+    let file = crate::store::files::open_own(&path, false).map_err(io)?;
     match file.try_lock() {
         Ok(()) => {}
         Err(TryLockError::WouldBlock) => {

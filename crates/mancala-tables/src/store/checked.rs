@@ -18,8 +18,8 @@
 //! checked in full. A folder the user cannot write: nothing is recorded, and every question
 //! checks in full as before. `verify` never consults it.
 
-use crate::files::write_atomically;
-use crate::table::tier_path;
+use crate::store::files::write_atomically;
+use crate::store::tier_files::tier_path;
 use std::fs;
 use std::io::{Read, Write};
 use std::os::unix::fs::MetadataExt;

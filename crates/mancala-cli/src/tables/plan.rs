@@ -1,0 +1,254 @@
+//! `mancala plan`: what a build needs per tier (memory, disk, time) on a given machine,
+//! from the plan the build itself follows.
+
+use super::TableArgs;
+use crate::advice::size_text;
+use crate::args::parse_size;
+use crate::tiers::group;
+use anyhow::{bail, Result};
+use clap::Args;
+use mancala_rules::Rules;
+use mancala_tables::plan::{
+    default_budget, needed, plan_checkpointed, plan_distributed, Rates, TierPlan, Totals,
+    DEFAULT_CHECKPOINT,
+};
+use mancala_tables::TableError;
+
+#[derive(Args, Debug)]
+pub struct PlanCmd {
+    #[command(flatten)]
+    table: TableArgs,
+
+    /// Plan every tier 0..=N (seeds in the pits)
+    #[arg(
+        long,
+        value_name = "N",
+        allow_negative_numbers = true,
+        default_value_t = 16
+    )]
+    max_seeds: usize,
+
+    /// Memory of the machine to plan for (20G, 1T; default: 80% of this machine's)
+    #[arg(long, value_name = "SIZE", allow_hyphen_values = true, value_parser = parse_size)]
+    memory: Option<u64>,
+
+    /// Threads of the machine to plan for (default: this machine's cores)
+    #[arg(long, value_name = "T", allow_negative_numbers = true)]
+    threads: Option<usize>,
+
+    /// Plan a distributed build (`build --mpi`) split across R processes, one a machine:
+    /// --memory and --threads are then each machine's, and the plan adds the bytes each
+    /// process sends the others
+    #[arg(long, value_name = "R", allow_negative_numbers = true)]
+    ranks: Option<usize>,
+
+    /// Network speed of each machine in a distributed build, gigabits a second
+    #[arg(
+        long,
+        value_name = "GBIT",
+        allow_negative_numbers = true,
+        default_value_t = 25.0
+    )]
+    network: f64,
+
+    /// Millions of positions a core solves a second with thresholds on tiers of up to 0.55 G
+    /// positions (default: the rate measured on the reference machine); tiers from 1.1 G
+    /// positions on are planned at half of it, as measured there (docs/performance.md)
+    #[arg(long, value_name = "M", allow_negative_numbers = true)]
+    rate: Option<f64>,
+
+    /// Disk (or shared file system) reads and writes, gigabytes a second
+    #[arg(long, value_name = "GB", allow_negative_numbers = true)]
+    disk: Option<f64>,
+
+    /// Print one JSON object: the budget and each tier's plan
+    #[arg(long)]
+    json: bool,
+}
+impl PlanCmd {
+    pub fn run(&self) -> Result<()> {
+        let rules = self.table.rules()?;
+        let threads = match self.threads {
+            Some(t) if !(1..=65536).contains(&t) => {
+                bail!("--threads {t}: give 1 to 65536 threads of the machine to plan for")
+            }
+            Some(t) => t,
+            None => crate::args::cores(),
+        };
+        let budget = self.memory.unwrap_or_else(default_budget);
+        let rates = self.rates()?;
+        let tiers = match self.ranks {
+            Some(0) => bail!("--ranks must be at least 1"),
+            Some(r) if r > 1 << 20 => bail!("--ranks must be at most {}", 1 << 20),
+            Some(r) => plan_distributed(&rules, self.max_seeds, r, budget, threads, &rates),
+            // A build checkpoints big tiers with thresholds inside phase 1 by default.
+            None => plan_checkpointed(
+                &rules,
+                self.max_seeds,
+                budget,
+                threads,
+                &rates,
+                DEFAULT_CHECKPOINT,
+            ),
+        }
+        .map_err(|e| self.table.advice().table(e))?;
+        let ranks = self.ranks.unwrap_or(1);
+        if self.json {
+            let key = rules.variant().key();
+            let machine = (budget, threads, ranks);
+            println!(
+                "{}",
+                mancala_oracle::json::plan(&key, machine, &rates, &tiers)
+            );
+            return Ok(());
+        }
+        self.print(&rules, (budget, threads, ranks), &rates, &tiers);
+        Ok(())
+    }
+
+    /// The rates to plan with: the reference machine's, with what the options change.
+    fn rates(&self) -> Result<Rates> {
+        if !(self.network > 0.0 && self.network <= 1e6) {
+            bail!("--network must be between 0 and 1000000 gigabits a second");
+        }
+        let default = Rates::default();
+        if self.rate.is_some_and(|r| !(r > 0.0 && r <= 1e4)) {
+            bail!(
+                "--rate must be above 0 and at most 10000 (millions of positions a core a second)"
+            );
+        }
+        if self.disk.is_some_and(|d| !(d > 0.0 && d <= 1e4)) {
+            bail!("--disk must be above 0 and at most 10000 gigabytes a second");
+        }
+        Ok(Rates {
+            network: self.network * 1e9 / 8.0,
+            threshold_per_core: self.rate.map_or(default.threshold_per_core, |r| r * 1e6),
+            disk: self.disk.map_or(default.disk, |d| d * 1e9),
+            ..default
+        })
+    }
+
+    /// The plan as a table, its totals and what its figures mean.
+    fn print(
+        &self,
+        rules: &Rules,
+        (budget, threads, ranks): (u64, usize, usize),
+        rates: &Rates,
+        tiers: &[Result<TierPlan, TableError>],
+    ) {
+        let totals = Totals::of(tiers);
+        if ranks > 1 {
+            println!(
+                "Plan for {} tiers 0..={} split across {ranks} processes, each with {} of memory, {threads} threads and {} Gbit/s (figures per process, for the largest slice)",
+                rules.variant(),
+                self.max_seeds,
+                size_text(budget),
+                self.network
+            );
+        } else {
+            println!(
+                "Plan for {} tiers 0..={} with {} of memory and {threads} threads",
+                rules.variant(),
+                self.max_seeds,
+                size_text(budget)
+            );
+        }
+        println!(
+            "{:>4} {:>18} {:>10} {:>10} {:>14} {:>12}{}",
+            "tier",
+            "positions",
+            "memory",
+            "disk",
+            "exits",
+            "time",
+            if ranks > 1 { "         sent" } else { "" }
+        );
+        for (n, t) in tiers.iter().enumerate() {
+            match t {
+                Ok(t) => println!("{}", row(t, ranks)),
+                Err(_) => println!(
+                    "{n:>4} {:>18} {:>10}  over the budget",
+                    "",
+                    size_text(needed(t).unwrap_or(0))
+                ),
+            }
+        }
+        println!(
+            "total: {} positions, {} of tables (uncompressed, {} of disk at the fullest), about {}",
+            group(totals.positions as u128),
+            size_text(totals.positions),
+            size_text(totals.peak_disk),
+            duration(totals.seconds)
+        );
+        if let Some(n) = totals.first_over {
+            println!(
+                "tiers from {n} on do not fit in {}: give --memory {} (the most a tier needs) to plan them all",
+                size_text(budget),
+                size_text(totals.most_needed)
+            );
+        }
+        println!(
+            "(times from rates measured on a 2-core machine, assumed to hold at any thread count: {:.1} M positions a second a core with thresholds and {:.1} M in one pass on tiers up to {:.2} G positions, {:.0}% of that on tiers from {:.1} G on (their random accesses miss every cache), {:.1} GB/s disk; --rate and --disk set others, see docs/performance.md)",
+            rates.threshold_per_core / 1e6,
+            rates.one_pass_per_core / 1e6,
+            Rates::SMALL / 1e9,
+            rates.big_tier_share * 100.0,
+            Rates::BIG / 1e9,
+            rates.disk / 1e9
+        );
+        let scans = tiers
+            .iter()
+            .filter_map(|t| t.as_ref().ok())
+            .any(|t| t.layout.scan);
+        if self.ranks.is_none() && scans {
+            println!(
+                "(exits: where a tier's best exits wait, in memory or in a file; \"N sl.\": phase 1 in N slices, at least as many as a checkpoint every {} needs, each reading the lower tiers in order once where they are read in order; \"scan\": read in order once)",
+                duration(DEFAULT_CHECKPOINT.as_secs_f64())
+            );
+        }
+        if ranks > 1 {
+            println!(
+                "(a distributed build solves every tier with thresholds; each position sends about {:.2} updates of 8 bytes, of which all but a process's share cross the network; every process reads each lower tier once a slice)",
+                rates.updates_per_position
+            );
+        }
+    }
+}
+
+/// A tier's line of the plan.
+fn row(t: &TierPlan, ranks: usize) -> String {
+    let exits = if t.exits_on_disk() {
+        format!("file, {} sl.", t.layout.slices)
+    } else if t.layout.scan && t.layout.slices > 1 {
+        format!("memory, {} sl.", t.layout.slices)
+    } else if t.layout.scan {
+        "memory, scan".into()
+    } else {
+        "memory".into()
+    };
+    format!(
+        "{:>4} {:>18} {:>10} {:>10} {:>14} {:>12}{}",
+        t.seeds,
+        group(t.positions as u128),
+        size_text(t.memory),
+        size_text(t.disk),
+        exits,
+        duration(t.seconds),
+        if ranks > 1 {
+            format!(" {:>12}", size_text(t.sent))
+        } else {
+            String::new()
+        }
+    )
+}
+
+/// Seconds as a short human duration.
+fn duration(secs: f64) -> String {
+    if secs < 60.0 {
+        format!("{secs:.1} s")
+    } else if secs < 3600.0 {
+        format!("{:.1} min", secs / 60.0)
+    } else {
+        format!("{:.1} h", secs / 3600.0)
+    }
+}

@@ -1,0 +1,107 @@
+//! `mancala query`: the value of a position and of each move, from the tables (by search
+//! above them).
+
+use super::{TableArgs, VuDir};
+use crate::searching::progress_printer;
+use crate::tiers::group;
+use anyhow::Result;
+use clap::Args;
+use mancala_oracle::{Options, Oracle, Settings, TableSize};
+use mancala_rules::parse_position;
+
+#[derive(Args, Debug)]
+pub struct QueryCmd {
+    #[command(flatten)]
+    table: TableArgs,
+
+    /// The position: 2m pit counts, side to move's pits first; with nam-nam --owners, a last
+    /// word `north` puts North to move
+    #[arg(allow_hyphen_values = true)]
+    position: String,
+
+    /// Print one JSON object: value, moves, best, seeds, source
+    #[arg(long)]
+    json: bool,
+
+    /// Above the built tiers: transposition table size in MB for the search
+    #[arg(
+        long,
+        value_name = "MB",
+        allow_negative_numbers = true,
+        default_value_t = 256
+    )]
+    hash: usize,
+
+    /// Above the built tiers: search threads (default: one per core)
+    #[arg(long, value_name = "T", allow_negative_numbers = true)]
+    threads: Option<usize>,
+
+    /// No search progress on stderr
+    #[arg(long, short)]
+    quiet: bool,
+
+    #[command(flatten)]
+    published: VuDir,
+}
+
+impl QueryCmd {
+    pub fn run(&self) -> Result<()> {
+        let rules = self.table.rules()?;
+        let b = parse_position(&rules, &self.position)?;
+        let n = b.total() as usize;
+        let advice = self.table.advice();
+        let threads = crate::args::threads(self.threads)?;
+        let settings = Settings {
+            dir: self.table.dir.clone(),
+            tables: TableSize::Auto,
+            search: Options {
+                hash_mb: crate::args::hash_mb(self.hash)?,
+                threads,
+                ..Options::default()
+            },
+        };
+        let mut oracle = Oracle::new(rules, settings);
+        match &self.published.vu_dir {
+            Some(vu) => oracle.use_published(vu, n),
+            None => oracle.open_built(n),
+        }
+        .map_err(|e| advice.oracle(e, n))?;
+        let a = oracle
+            .query(b, &progress_printer(self.quiet))
+            .map_err(|e| advice.oracle(e, n))?;
+        if self.json {
+            println!("{}", mancala_oracle::json::answer(&a, n));
+        } else {
+            println!(
+                "{}: {} seeds in the pits",
+                oracle.rules().variant(),
+                group(n as u128)
+            );
+            println!(
+                "value {:+} for the side to move (seeds it will gain beyond its opponent with perfect play)",
+                a.value
+            );
+            if let Some(why) = a.cannot_arise {
+                println!(
+                    "this position cannot arise in a game of {}: {why}; no table holds it (its value is that of play from it)",
+                    oracle.rules().variant().preset.name()
+                );
+            }
+            if a.moves.is_empty() {
+                println!("no legal moves: the game is over");
+            } else if a.source == mancala_oracle::Source::Search && a.cannot_arise.is_none() {
+                match oracle.tables_up_to() {
+                    Some(k) => println!(
+                        "(by search: the position lies above the built tables, which go up to {k} seeds)"
+                    ),
+                    None => println!("(by search: no tables of this rule set are built)"),
+                }
+            }
+            for (p, v) in &a.moves {
+                let mark = if *v == a.value { "  best" } else { "" };
+                println!("  move {p}: {v:+}{mark}");
+            }
+        }
+        Ok(())
+    }
+}
