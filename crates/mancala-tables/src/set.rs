@@ -67,8 +67,7 @@ impl Tables {
         max: usize,
         payload: impl Into<Payload>,
     ) -> Result<Tables, TableError> {
-        let check_payload = payload.into() == Payload::Checked;
-        Tables::open_as(dir, rules, max, check_payload, false)
+        Tables::open_as(dir, rules, max, payload.into(), false)
     }
 
     /// [`Tables::open`] for a reader that must survive a file changed in place under it (a
@@ -81,17 +80,17 @@ impl Tables {
         max: usize,
         payload: impl Into<Payload>,
     ) -> Result<Tables, TableError> {
-        let check_payload = payload.into() == Payload::Checked;
-        Tables::open_as(dir, rules, max, check_payload, true)
+        Tables::open_as(dir, rules, max, payload.into(), true)
     }
 
     fn open_as(
         dir: &Path,
         rules: &Rules,
         max: usize,
-        check_payload: bool,
+        payload: Payload,
         watch: bool,
     ) -> Result<Tables, TableError> {
+        let check_payload = payload == Payload::Checked;
         let ix = Indexer::new(rules, max)?;
         let key = rules.variant().key();
         let mut tiers = Vec::with_capacity(max + 1);
