@@ -109,13 +109,16 @@ class Oracle:
         build``: resumable, one file a tier) and opens them. ``ValueError`` beyond the game's
         seeds or with ``vu_dir``; ``MancalaError`` when the tables cannot be built (disk,
         memory)."""
-    def query(self, position: Position) -> Dict[str, Any]:
+    def query(self, position: Position, exact: bool = False) -> Dict[str, Any]:
         """The value of ``position`` and of each move, as ``mancala query --json``:
         ``{"value": v, "moves": [{"pit": i, "value": v}, ...], "best": [...], "seeds": n,
         "source": "table"|"search"}``, and ``"cannot_arise": why`` for a position no game
         reaches. Read from the tables when they hold the position and
         every move's; else searched over the tiers that are built (``TablesMissing`` when a
-        tier below the position's is missing)."""
+        tier below the position's is missing). A search costs what ``solve`` costs: the best
+        moves are exact, and every other move has ``"value": None`` and ``"bounds": [lo,
+        hi]`` with ``hi`` below the position's value. ``exact=True`` proves every move's
+        exact value (``mancala query --exact``), which can take many times as long."""
     def solve(
         self, position: Optional[Position] = None, max_seconds: Optional[float] = None
     ) -> Dict[str, Any]:

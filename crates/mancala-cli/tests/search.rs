@@ -91,7 +91,8 @@ fn solve_reports_bounds_when_out_of_time() {
 }
 
 /// Above the built tiers, `query` searches; once the tables cover the position, the table
-/// answers, and the two agree move by move.
+/// answers. The search proves the best moves exactly and the others below the value (each
+/// interval holds the table's value); with `--exact` the two agree move by move.
 #[test]
 fn query_falls_back_to_search_above_the_tables() {
     let dir = scratch("query");
@@ -103,14 +104,44 @@ fn query_falls_back_to_search_above_the_tables() {
     build("8");
     let p = "2 0 3 1 0 2 1 2 0 1 0 1";
     let searched = json(&["query", "kalah", p, "--dir", d, "--json", "-q"]);
+    let exact = json(&["query", "kalah", p, "--dir", d, "--json", "-q", "--exact"]);
+    let text_out =
+        String::from_utf8(mancala(&["query", "kalah", p, "--dir", d, "-q"]).stdout).unwrap();
     assert_eq!(searched["source"], "search");
     assert_eq!(searched["seeds"], 13);
     build("13");
     let tabled = json(&["query", "kalah", p, "--dir", d, "--json"]);
     assert_eq!(tabled["source"], "table");
     for key in ["value", "moves", "best"] {
+        assert_eq!(exact[key], tabled[key], "{key}");
+    }
+    for key in ["value", "best"] {
         assert_eq!(searched[key], tabled[key], "{key}");
     }
+    let value = tabled["value"].as_i64().unwrap();
+    let moves = searched["moves"].as_array().unwrap();
+    let mut bounded = 0;
+    for (m, t) in moves.iter().zip(tabled["moves"].as_array().unwrap()) {
+        assert_eq!(m["pit"], t["pit"]);
+        let truth = t["value"].as_i64().unwrap();
+        if m["value"].is_null() {
+            bounded += 1;
+            let (lo, hi) = (
+                m["bounds"][0].as_i64().unwrap(),
+                m["bounds"][1].as_i64().unwrap(),
+            );
+            assert!(lo <= truth && truth <= hi && hi < value, "{m} against {t}");
+            assert!(
+                text_out.contains(&format!("move {}: at most {hi:+}", m["pit"])),
+                "{text_out}"
+            );
+        } else {
+            assert_eq!(m["value"], t["value"], "{m}");
+        }
+    }
+    // The position has moves worse than the best, and the search left some of them bounded:
+    // otherwise this test would not tell the two kinds of answer apart.
+    assert!(bounded > 0, "{searched}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

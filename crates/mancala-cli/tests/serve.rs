@@ -166,8 +166,33 @@ fn one_server_answers_every_game_asked_in_turn_as_the_command_line_does() {
                 server.get(&format!("/api/query?{q}&position={}", esc(&position)));
             assert_eq!(status, 200, "{what}: {asked}");
             let want = cli("query", variant, args, Some(&position), &own);
-            for field in ["value", "moves", "best", "seeds"] {
+            for field in ["value", "best", "seeds"] {
                 assert_eq!(asked[field], want[field], "{what}: {field}");
+            }
+            // Every move's exact value, as `--exact` gives it; the plain answer's bounds (which
+            // depend on what each searcher remembered) hold them.
+            let (status, exact) = server.get(&format!(
+                "/api/query?{q}&position={}&exact=true",
+                esc(&position)
+            ));
+            assert_eq!(status, 200, "{what}: {exact}");
+            let mut words = args.to_vec();
+            words.push("--exact");
+            let want = cli("query", variant, &words, Some(&position), &own);
+            for field in ["value", "moves", "best", "seeds"] {
+                assert_eq!(exact[field], want[field], "{what}: exact {field}");
+            }
+            let exact_moves = exact["moves"].as_array().unwrap();
+            for (m, e) in asked["moves"].as_array().unwrap().iter().zip(exact_moves) {
+                let truth = e["value"].as_i64().unwrap();
+                match m["value"].as_i64() {
+                    Some(v) => assert_eq!(v, truth, "{what}: {m}"),
+                    None => {
+                        let lo = m["bounds"][0].as_i64().unwrap();
+                        let hi = m["bounds"][1].as_i64().unwrap();
+                        assert!(lo <= truth && truth <= hi, "{what}: {m} against {e}");
+                    }
+                }
             }
         }
     }

@@ -142,9 +142,13 @@ impl Engine for PerfectPlay {
         let a = self.oracle.query(g.board(), self.searches.as_ref())?;
         Ok(a.moves
             .iter()
-            .map(|(p, v)| {
-                let mark = if a.best.contains(p) { " (best)" } else { "" };
-                (p.to_string(), format!("{v:+}{mark}"))
+            .map(|m| {
+                let mark = if a.best.contains(&m.pit) {
+                    " (best)"
+                } else {
+                    ""
+                };
+                (m.pit.to_string(), format!("{m}{mark}"))
             })
             .collect())
     }

@@ -3,6 +3,7 @@
 //! reports (a build's tiers, a verification, a plan, a summary of a set), which only the
 //! command line prints.
 
+use crate::MoveValue;
 use crate::{Answer, Solution};
 use mancala_rules::{Game, GrandSlam, Preset, PresetInfo, Side, Variant};
 use mancala_tables::plan::{needed, Rates, TierPlan, Totals};
@@ -10,11 +11,12 @@ use mancala_tables::{TableError, TierReport, TierSummary, VerifyReport};
 use serde_json::{json, Value};
 
 /// A query: `{"value", "moves": [{"pit", "value"}], "best", "seeds", "source"}`, and
-/// `"cannot_arise"`: why, for a position no game reaches.
+/// `"cannot_arise"`: why, for a position no game reaches. A move whose value is only bounded
+/// (by search, a move that is not best) has `"value": null` and `"bounds": [lo, hi]`.
 pub fn answer(a: &Answer, seeds: usize) -> Value {
     let mut v = json!({
         "value": a.value,
-        "moves": a.moves.iter().map(|(p, v)| json!({"pit": p, "value": v})).collect::<Vec<_>>(),
+        "moves": a.moves.iter().map(move_value).collect::<Vec<_>>(),
         "best": a.best,
         "seeds": seeds,
         "source": a.source.name(),
@@ -23,6 +25,14 @@ pub fn answer(a: &Answer, seeds: usize) -> Value {
         v["cannot_arise"] = json!(why.to_string());
     }
     v
+}
+
+/// A move's value: `{"pit", "value"}`, or `{"pit", "value": null, "bounds": [lo, hi]}`.
+fn move_value(m: &MoveValue) -> Value {
+    match m.value() {
+        Some(v) => json!({"pit": m.pit, "value": v}),
+        None => json!({"pit": m.pit, "value": null, "bounds": [m.lo, m.hi]}),
+    }
 }
 
 /// A solve: `{"value" (null when the time limit came first), "bounds": [lo, hi], "best",

@@ -5,7 +5,9 @@ use crate::settings::{default_tables, Settings, TableSize};
 use crate::OracleError;
 use mancala_index::{Spec, Unreachable};
 use mancala_rules::{Board, Next, Node, Rules};
-use mancala_search::{Interrupt, Memory, Observer, SearchError, Solution, Solver, PV_LIMIT};
+use mancala_search::{
+    Interrupt, Memory, MoveValue, Observer, SearchError, Solution, Solver, PV_LIMIT,
+};
 use mancala_tables::checked::Stamp;
 use mancala_tables::{build, BuildObserver, BuildOptions, Payload, Tables, MAX_TIER};
 use std::collections::HashSet;
@@ -48,8 +50,10 @@ pub struct Answer {
     /// Net future gain of the side to move under perfect play.
     pub value: i32,
     /// Every legal move (the mover's pit index) with its value, in pit order; empty when the
-    /// game is over.
-    pub moves: Vec<(usize, i32)>,
+    /// game is over. From the tables (and from [`Oracle::query_exact`]) every value is exact;
+    /// by search, the best moves are exact and the others carry the bounds the proof of the
+    /// position's value gave, each below that value.
+    pub moves: Vec<MoveValue>,
     /// The moves worth `value`, in pit order.
     pub best: Vec<usize>,
     /// Where the values came from.
@@ -210,9 +214,18 @@ impl Oracle {
 
     /// The value of `b` and of each move: from the tables when they hold `b` and every
     /// position its moves lead to, else by search over the tiers that are built (with no
-    /// tier built at all, the error that names the tier to build).
+    /// tier built at all, the error that names the tier to build). Above the tables a
+    /// question costs what [`Oracle::solve`] costs: the best moves are exact, and the
+    /// others are only proven worse (see [`Answer::moves`]).
     pub fn query(&mut self, b: Board, obs: &dyn Observer) -> Result<Answer, OracleError> {
-        let a = self.query_unchecked(b, obs);
+        let a = self.query_unchecked(b, obs, false);
+        self.checked(a).map(|a| self.noted(b, a))
+    }
+
+    /// [`Oracle::query`] with every move's exact value, above the tables too: a search of
+    /// each move's position, and a losing move's proof can cost many times the position's.
+    pub fn query_exact(&mut self, b: Board, obs: &dyn Observer) -> Result<Answer, OracleError> {
+        let a = self.query_unchecked(b, obs, true);
         self.checked(a).map(|a| self.noted(b, a))
     }
 
@@ -234,7 +247,12 @@ impl Oracle {
         answer
     }
 
-    fn query_unchecked(&mut self, b: Board, obs: &dyn Observer) -> Result<Answer, OracleError> {
+    fn query_unchecked(
+        &mut self,
+        b: Board,
+        obs: &dyn Observer,
+        exact: bool,
+    ) -> Result<Answer, OracleError> {
         // A position without a move is valued by the rules alone, with or without tables.
         if let Node::Terminal { mover, opp } = self.rules.node(b) {
             let source = match self.covered(b) {
@@ -264,12 +282,22 @@ impl Oracle {
             }
             None => {}
         }
-        let moves = self.with_solver(|s| s.move_values(b, obs))?;
-        let value = match self.rules.node(b) {
-            Node::Terminal { mover, opp } => mover as i32 - opp as i32,
-            Node::Moves(_) => moves.iter().map(|m| m.1).max().unwrap_or(0),
+        if exact {
+            let moves = self.with_solver(|s| s.move_values(b, obs))?;
+            let value = moves.iter().map(|m| m.1).max().unwrap_or(0);
+            return Ok(answer(value, moves, Source::Search));
+        }
+        let s = self.with_solver(|s| s.solve_moves(b, obs))?;
+        let Some(value) = s.value else {
+            return Err(SearchError::OutOfTime { lo: s.lo, hi: s.hi }.into());
         };
-        Ok(answer(value, moves, Source::Search))
+        Ok(Answer {
+            value,
+            moves: s.moves,
+            best: s.best,
+            source: Source::Search,
+            cannot_arise: None,
+        })
     }
 
     /// The value of `b` and of each move read from the tables, if they hold `b` and every
@@ -353,19 +381,21 @@ impl Oracle {
             let (value, moves) = self.read_tables(b)?;
             let a = answer(value, moves, Source::Table);
             let pv = self.principal_variation(b)?;
-            return Ok(Solution {
-                value: Some(value),
-                lo: value,
-                hi: value,
-                nodes: 1 + a.moves.len() as u64 + pv.len() as u64,
-                // The position and each one on the line had their moves read.
-                expanded: 1 + pv.len() as u64,
-                best: a.best,
-                pv,
-                seconds: started.elapsed().as_secs_f64(),
-            });
+            return Ok(read_solution(a, pv, started));
         }
         self.with_solver(|s| s.solve(b, obs))
+    }
+
+    /// [`Oracle::solve`] from the tables alone, if they hold `b` and its moves (`None`
+    /// otherwise): the line goes as far as they hold it. Needs no search, so many threads
+    /// may ask one oracle at once.
+    pub fn table_solution(&self, b: Board) -> Result<Option<Solution>, OracleError> {
+        let started = std::time::Instant::now();
+        let Some(a) = self.table_answer(b)? else {
+            return Ok(None);
+        };
+        let pv = self.table_line(b)?;
+        Ok(Some(read_solution(a, pv, started)))
     }
 
     /// A principal variation from `b`: each move achieves the value of the position it is
@@ -497,11 +527,27 @@ fn open_checked(dir: &Path, rules: &Rules, max: usize) -> Result<Tables, OracleE
     Ok(tables)
 }
 
+/// A solution read from the tables: `a` and the line `pv`, begun at `started`.
+fn read_solution(a: Answer, pv: Vec<usize>, started: std::time::Instant) -> Solution {
+    Solution {
+        value: Some(a.value),
+        lo: a.value,
+        hi: a.value,
+        nodes: 1 + a.moves.len() as u64 + pv.len() as u64,
+        // The position and each one on the line had their moves read.
+        expanded: 1 + pv.len() as u64,
+        moves: a.moves,
+        best: a.best,
+        pv,
+        seconds: started.elapsed().as_secs_f64(),
+    }
+}
+
 fn answer(value: i32, moves: Vec<(usize, i32)>, source: Source) -> Answer {
     let best = moves.iter().filter(|m| m.1 == value).map(|m| m.0).collect();
     Answer {
         value,
-        moves,
+        moves: moves.iter().map(|&(p, v)| MoveValue::exact(p, v)).collect(),
         best,
         source,
         cannot_arise: None,

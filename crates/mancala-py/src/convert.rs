@@ -46,10 +46,13 @@ pub fn answer_dict<'py>(py: Python<'py>, a: &Answer, seeds: usize) -> PyResult<B
     let dict = PyDict::new(py);
     dict.set_item(intern!(py, "value"), a.value)?;
     let moves = PyList::empty(py);
-    for &(pit, value) in &a.moves {
+    for mv in &a.moves {
         let m = PyDict::new(py);
-        m.set_item(intern!(py, "pit"), pit)?;
-        m.set_item(intern!(py, "value"), value)?;
+        m.set_item(intern!(py, "pit"), mv.pit)?;
+        m.set_item(intern!(py, "value"), mv.value())?;
+        if mv.value().is_none() {
+            m.set_item(intern!(py, "bounds"), PyList::new(py, [mv.lo, mv.hi])?)?;
+        }
         moves.append(m)?;
     }
     dict.set_item(intern!(py, "moves"), moves)?;

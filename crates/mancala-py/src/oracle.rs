@@ -154,14 +154,17 @@ impl Oracle {
 
     /// The value of `b` and of each move: read from the tables, else searched (Ctrl-C stops
     /// the search).
-    fn answer(&mut self, py: Python<'_>, b: Board) -> PyResult<Answer> {
+    fn answer(&mut self, py: Python<'_>, b: Board, exact: bool) -> PyResult<Answer> {
         if let Some(a) = self.inner.table_answer(b).map_err(oracle_error)? {
             return Ok(a);
         }
         let interrupt = Interrupt::new();
         self.inner.set_interrupt(Some(interrupt.clone()));
         let inner = &mut self.inner;
-        let out = interruptible(py, &interrupt, || inner.query(b, &()));
+        let out = interruptible(py, &interrupt, || match exact {
+            true => inner.query_exact(b, &()),
+            false => inner.query(b, &()),
+        });
         self.inner.set_interrupt(None);
         out?.map_err(oracle_error)
     }
@@ -251,7 +254,7 @@ impl Oracle {
             let b = batch
                 .board(&rules, i)
                 .map_err(|e| Failure::Position(i, e))?;
-            out[i] = searched(self.answer(py, b)?, b);
+            out[i] = searched(self.answer(py, b, false)?, b);
         }
         Ok(())
     }
@@ -434,14 +437,17 @@ impl Oracle {
         self.build_up_to(py, max_seeds as usize)
     }
 
-    /// The value of a position and of each move, as `mancala query --json` prints it.
+    /// The value of a position and of each move, as `mancala query --json` prints it
+    /// (`exact`: as `mancala query --exact --json`).
+    #[pyo3(signature = (position, exact=false))]
     fn query<'py>(
         &mut self,
         py: Python<'py>,
         position: &Bound<'py, PyAny>,
+        exact: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let b = convert::board(self.inner.rules(), position)?;
-        let a = self.answer(py, b)?;
+        let a = self.answer(py, b, exact)?;
         Ok(convert::answer_dict(py, &a, b.total() as usize)?.into_any())
     }
 

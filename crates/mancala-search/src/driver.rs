@@ -9,7 +9,7 @@
 use crate::node::{Halt, Worker};
 use crate::probe::Probe;
 use crate::progress::Observer;
-use crate::root::{participate, step_tasks, RootMoves, TaskSet};
+use crate::root::{participate, step_tasks, MoveValue, RootMoves, TaskSet};
 use crate::shared::Shared;
 use crate::tt::{hash, Bound, Tt, Update, NO_MOVE};
 use mancala_rules::{Board, Node, Rules};
@@ -65,6 +65,8 @@ pub struct Run {
     pub guess: i32,
     /// Pits of the moves proven to achieve the value (exact runs with `classify`).
     pub best: Vec<usize>,
+    /// Every root move's proven interval, in pit order (runs that reached the proof phase).
+    pub moves: Vec<MoveValue>,
     pub nodes: u64,
     /// Inner nodes among them.
     pub expanded: u64,
@@ -78,7 +80,7 @@ pub fn run(setup: Setup<'_>, b: Board, goal: Goal, observer: &dyn Observer) -> R
         _ => setup.threads.max(1),
     };
     let shared = Shared::new(-n, n, setup.seconds_left, threads, setup.interrupt.cloned());
-    type Out = (u64, u64, Option<Halt>, (i32, Vec<usize>));
+    type Out = (u64, u64, Option<Halt>, Led);
     let outs: Vec<Out> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|id| {
@@ -95,7 +97,7 @@ pub fn run(setup: Setup<'_>, b: Board, goal: Goal, observer: &dyn Observer) -> R
                             out
                         } else {
                             help(&mut w);
-                            (0, Vec::new())
+                            Led::default()
                         };
                         w.flush();
                         (w.nodes, w.expanded, w.halt.take(), out)
@@ -107,12 +109,12 @@ pub fn run(setup: Setup<'_>, b: Board, goal: Goal, observer: &dyn Observer) -> R
             .into_iter()
             .map(|h| {
                 h.join()
-                    .unwrap_or((0, 0, Some(Halt::TooDeep), (0, Vec::new())))
+                    .unwrap_or((0, 0, Some(Halt::TooDeep), Led::default()))
             })
             .collect()
     });
     let (mut nodes, mut expanded) = (0, 0);
-    let mut lead_out = (0, Vec::new());
+    let mut lead_out = Led::default();
     for (i, (k, e, halt, out)) in outs.into_iter().enumerate() {
         if let Some(h) = halt {
             return Err(h);
@@ -127,8 +129,9 @@ pub fn run(setup: Setup<'_>, b: Board, goal: Goal, observer: &dyn Observer) -> R
     Ok(Run {
         lo,
         hi,
-        guess: lead_out.0,
-        best: lead_out.1,
+        guess: lead_out.guess,
+        best: lead_out.best,
+        moves: lead_out.moves,
         nodes,
         expanded,
     })
@@ -143,19 +146,39 @@ fn help(w: &mut Worker<'_>) {
     }
 }
 
-/// The first thread: deepening, then the proof phase. Returns the guess and the best moves.
-fn lead(w: &mut Worker<'_>, setup: Setup<'_>, b: Board, goal: Goal) -> (i32, Vec<usize>) {
+/// What the first thread found besides the bounds.
+#[derive(Default)]
+struct Led {
+    /// The last heuristic value.
+    guess: i32,
+    /// The moves proven to reach the goal.
+    best: Vec<usize>,
+    /// Every root move's proven interval (once the proof phase began).
+    moves: Vec<MoveValue>,
+}
+
+impl Led {
+    fn guess(guess: i32) -> Led {
+        Led {
+            guess,
+            ..Led::default()
+        }
+    }
+}
+
+/// The first thread: deepening, then the proof phase.
+fn lead(w: &mut Worker<'_>, setup: Setup<'_>, b: Board, goal: Goal) -> Led {
     let mut guess = 0;
     match goal {
-        Goal::Depth(d) => return (deepen(w, b, goal, d), Vec::new()),
-        Goal::Deepen => return (deepen(w, b, goal, u32::MAX), Vec::new()),
+        Goal::Depth(d) => return Led::guess(deepen(w, b, goal, d)),
+        Goal::Deepen => return Led::guess(deepen(w, b, goal, u32::MAX)),
         Goal::Exact { .. } => guess = deepen(w, b, goal, setup.id_depth),
         Goal::AtLeast(_) => {}
     }
     if w.halt.is_some() {
-        return (guess, Vec::new());
+        return Led::guess(guess);
     }
-    let rm = match RootMoves::new(w, b) {
+    let mut rm = match RootMoves::new(w, b) {
         Ok(Some(rm)) => rm,
         Ok(None) => {
             if let Node::Terminal { mover, opp } = setup.rules.node(b) {
@@ -163,14 +186,22 @@ fn lead(w: &mut Worker<'_>, setup: Setup<'_>, b: Board, goal: Goal) -> (i32, Vec
                 w.shared().raise_lo(v);
                 w.shared().lower_hi(v);
             }
-            return (guess, Vec::new());
+            return Led::guess(guess);
         }
         Err(e) => {
             w.halt = Some(Halt::Table(e));
-            return (guess, Vec::new());
+            return Led::guess(guess);
         }
     };
-    prove(w, b, goal, guess, rm)
+    let (guess, best) = prove(w, b, goal, guess, &mut rm);
+    // No move is worth more than the root: its bound may have been proven before the
+    // moves were searched one by one (in the deepening).
+    let (_, hi) = w.shared().bounds();
+    let mut moves = rm.intervals();
+    for m in &mut moves {
+        m.hi = m.hi.min(hi);
+    }
+    Led { guess, best, moves }
 }
 
 /// The unlimited phase: MTD(f) steps as root task sets until the goal is settled.
@@ -179,7 +210,7 @@ fn prove(
     b: Board,
     goal: Goal,
     mut guess: i32,
-    mut rm: RootMoves,
+    rm: &mut RootMoves,
 ) -> (i32, Vec<usize>) {
     let classify = goal == Goal::Exact { classify: true };
     let h = hash(b);
@@ -200,12 +231,12 @@ fn prove(
             _ => g + 1,
         };
         let tt_move = w.tt().probe(h, n).map_or(NO_MOVE, |e| e.mv);
-        let (tasks, stop) = step_tasks(&rm, gamma, classify, tt_move);
+        let (tasks, stop) = step_tasks(rm, gamma, classify, tt_move);
         // MTD(f) expects a test at or below the guess to succeed, one above it to fail; a
         // classifying pass mostly refutes; a principal-variation step asks for a value known
         // to be reached.
         let expect = stop && (gamma <= g || matches!(goal, Goal::AtLeast(_)));
-        if !run_set(w, &mut rm, tasks, stop, expect) {
+        if !run_set(w, rm, tasks, stop, expect) {
             return (guess, Vec::new());
         }
         let (new_lo, new_hi) = rm.bounds();
@@ -216,7 +247,7 @@ fn prove(
         } else {
             new_hi
         };
-        remember(w, &rm, h, n);
+        remember(w, rm, h, n);
         w.report_now();
     }
     let mut best = Vec::new();
@@ -229,7 +260,7 @@ fn prove(
     if classify {
         let (v, _) = w.shared().bounds();
         let tasks = rm.tasks(v, NO_MOVE);
-        if !run_set(w, &mut rm, tasks, false, false) {
+        if !run_set(w, rm, tasks, false, false) {
             return (guess, best);
         }
         best = (0..rm.moves.len())

@@ -36,6 +36,7 @@ mod tt;
 
 pub use interrupt::Interrupt;
 pub use progress::{Observer, Progress};
+pub use root::MoveValue;
 pub use solver::{Memory, Options, Solution, Solver, PV_LIMIT};
 pub use tt::AllocError;
 

@@ -152,6 +152,47 @@ fn run_task(w: &mut Worker<'_>, set: &Arc<TaskSet>, i: usize) {
     }
 }
 
+/// A move's proven value: `lo <= value <= hi`, exact when they meet. After an exact solve
+/// each best move is exact and every other move's `hi` lies below the position's value, which
+/// is all a player needs to know; the exact value of a losing move can cost many times the
+/// solve (see [`crate::Solver::move_values`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveValue {
+    /// The mover's pit index.
+    pub pit: usize,
+    /// Proven lower bound.
+    pub lo: i32,
+    /// Proven upper bound.
+    pub hi: i32,
+}
+
+impl MoveValue {
+    /// A move whose value is known.
+    pub fn exact(pit: usize, value: i32) -> MoveValue {
+        MoveValue {
+            pit,
+            lo: value,
+            hi: value,
+        }
+    }
+
+    /// The value, if proven exactly.
+    pub fn value(&self) -> Option<i32> {
+        (self.lo == self.hi).then_some(self.lo)
+    }
+}
+
+/// `+3` for an exact value; `at most +6` for a move only proven worse than the best (its
+/// lower bound is rarely of interest to a player and is left to the JSON).
+impl std::fmt::Display for MoveValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.value() {
+            Some(v) => write!(f, "{v:+}"),
+            None => write!(f, "at most {:+}", self.hi),
+        }
+    }
+}
+
 /// The root's moves with proven intervals on their values.
 pub struct RootMoves {
     /// The root position and its pits a side (for the move ordering).
@@ -191,6 +232,19 @@ impl RootMoves {
             lo,
             hi,
         }))
+    }
+
+    /// Every move's proven interval, in pit order.
+    pub fn intervals(&self) -> Vec<MoveValue> {
+        let mut out: Vec<MoveValue> = (0..self.moves.len())
+            .map(|i| MoveValue {
+                pit: self.moves[i].pit as usize,
+                lo: self.lo[i],
+                hi: self.hi[i],
+            })
+            .collect();
+        out.sort_by_key(|m| m.pit);
+        out
     }
 
     /// Proven bounds on the root value.

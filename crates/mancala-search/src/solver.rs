@@ -6,6 +6,7 @@ use crate::node::Halt;
 use crate::probe::Probe;
 use crate::progress::Observer;
 use crate::reach::{self, Reach};
+use crate::root::MoveValue;
 use crate::tt::Tt;
 use crate::SearchError;
 use mancala_rules::{Board, Child, Next, Node, Rules};
@@ -52,6 +53,10 @@ pub struct Solution {
     pub hi: i32,
     /// Every move that achieves `value`, in pit order, each proven.
     pub best: Vec<usize>,
+    /// Every legal move's proven interval, in pit order (empty when the game is over). With
+    /// the value known, each best move is exact and every other move's upper bound is below
+    /// the value; a solve proves no more than that.
+    pub moves: Vec<MoveValue>,
     /// A principal variation: each move achieves the value of the position it is played in.
     /// It ends when the game ends, a position repeats (Awari-type endless play), or after
     /// [`PV_LIMIT`] moves.
@@ -316,8 +321,24 @@ impl<'a> Solver<'a> {
         Ok((r.lo, r.nodes))
     }
 
-    /// The value, every best move and a principal variation of `b`.
+    /// The value, every best move, every move's proven interval and a principal variation
+    /// of `b`.
     pub fn solve(&mut self, b: Board, obs: &dyn Observer) -> Result<Solution, SearchError> {
+        self.solve_with(b, obs, true)
+    }
+
+    /// [`Solver::solve`] without the principal variation, whose later moves each cost a
+    /// search of their own: what a question about `b` and its moves needs.
+    pub fn solve_moves(&mut self, b: Board, obs: &dyn Observer) -> Result<Solution, SearchError> {
+        self.solve_with(b, obs, false)
+    }
+
+    fn solve_with(
+        &mut self,
+        b: Board,
+        obs: &dyn Observer,
+        line: bool,
+    ) -> Result<Solution, SearchError> {
         let started = Instant::now();
         let deadline = self.deadline();
         if let Some((r, k)) = self.reach(b, deadline)? {
@@ -325,29 +346,29 @@ impl<'a> Solver<'a> {
         }
         self.tt()?.new_search();
         let r = self.run(b, self.exact_goal(true)?, obs, deadline)?;
-        if r.lo < r.hi {
-            return Ok(Solution {
-                value: None,
-                lo: r.lo,
-                hi: r.hi,
-                best: Vec::new(),
-                pv: Vec::new(),
-                nodes: r.nodes,
-                expanded: r.expanded,
-                seconds: started.elapsed().as_secs_f64(),
-            });
-        }
-        let (pv, k, e) = self.pv(b, r.lo, r.best.first().copied(), deadline)?;
-        Ok(Solution {
-            value: Some(r.lo),
+        let mut s = Solution {
+            value: None,
             lo: r.lo,
             hi: r.hi,
-            best: r.best,
-            pv,
-            nodes: r.nodes + k,
-            expanded: r.expanded + e,
-            seconds: started.elapsed().as_secs_f64(),
-        })
+            best: Vec::new(),
+            moves: r.moves,
+            pv: Vec::new(),
+            nodes: r.nodes,
+            expanded: r.expanded,
+            seconds: 0.0,
+        };
+        if r.lo == r.hi {
+            s.value = Some(r.lo);
+            s.best = r.best;
+            if line {
+                let (pv, k, e) = self.pv(b, r.lo, s.best.first().copied(), deadline)?;
+                s.pv = pv;
+                s.nodes += k;
+                s.expanded += e;
+            }
+        }
+        s.seconds = started.elapsed().as_secs_f64();
+        Ok(s)
     }
 
     fn solve_by_reach(
@@ -358,11 +379,16 @@ impl<'a> Solver<'a> {
         nodes: u64,
     ) -> Result<Solution, SearchError> {
         let value = self.known(reach, root)?.unwrap_or(0);
-        let best: Vec<usize> = self
+        let mut moves: Vec<MoveValue> = self
             .reach_moves(reach, root)?
             .iter()
-            .filter(|m| m.1 == value)
-            .map(|m| m.0.pit as usize)
+            .map(|m| MoveValue::exact(m.0.pit as usize, m.1))
+            .collect();
+        moves.sort_by_key(|m| m.pit);
+        let best: Vec<usize> = moves
+            .iter()
+            .filter(|m| m.lo == value)
+            .map(|m| m.pit)
             .collect();
         let mut pv = Vec::new();
         let mut seen = std::collections::HashSet::new();
@@ -383,6 +409,7 @@ impl<'a> Solver<'a> {
             lo: value,
             hi: value,
             best,
+            moves,
             pv,
             nodes,
             expanded: 0,

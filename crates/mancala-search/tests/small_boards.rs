@@ -35,6 +35,26 @@ fn check(pits: u32, seeds: u32, empty_capture: bool, threads: usize) {
             .collect();
         assert_eq!(s.best, best, "{pits}x{seeds} ec={empty_capture} {pitv:?}");
         assert_eq!(s.pv.first().copied(), best.first().copied());
+        // Every move's interval holds its true value; the best moves are exact, the others
+        // proven below the value. Without the line (a query's search), the same holds.
+        let q = solver.solve_moves(b, &()).unwrap();
+        assert_eq!((q.value, &q.best, q.pv.len()), (s.value, &s.best, 0));
+        let legal: Vec<usize> = (0..m).filter(|&o| pitv[o] > 0).collect();
+        for moves in [&s.moves, &q.moves] {
+            assert_eq!(moves.iter().map(|mv| mv.pit).collect::<Vec<_>>(), legal);
+            for mv in moves {
+                let truth = plain.move_value(&pitv, mv.pit);
+                let at = format!("{pits}x{seeds} ec={empty_capture} {pitv:?} move {}", mv.pit);
+                assert!(
+                    mv.lo <= truth && truth <= mv.hi,
+                    "{at}: {mv:?}, true {truth}"
+                );
+                match best.contains(&mv.pit) {
+                    true => assert_eq!(mv.value(), Some(want), "{at}"),
+                    false => assert!(mv.hi < want, "{at}: {mv:?} not below {want}"),
+                }
+            }
+        }
     }
 }
 

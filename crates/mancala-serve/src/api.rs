@@ -11,7 +11,7 @@ use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use mancala_oracle::json;
-use mancala_oracle::{highest_published, PackedFamily, Settings, Solution};
+use mancala_oracle::{highest_published, PackedFamily, Settings};
 use mancala_rules::{Board, GameFamily, Grouped, Preset, Rules, Variant};
 use mancala_tables::{Payload, Tables, MAX_TIER};
 use serde_json::{json, Value};
@@ -241,6 +241,24 @@ async fn play(
     Ok(Json(v))
 }
 
+/// How a query wants its answer.
+#[derive(Clone, Copy)]
+struct Ask {
+    /// From the tables or not at all.
+    tables_only: bool,
+    /// Every move's exact value, above the tables too (as `mancala query --exact`).
+    exact: bool,
+}
+
+impl Ask {
+    fn read(p: &request::Pairs) -> Result<Ask, ApiError> {
+        Ok(Ask {
+            tables_only: flag(p, "tables_only")?,
+            exact: flag(p, "exact")?,
+        })
+    }
+}
+
 /// The answer of one position: from the tables when they hold it and its moves, else by a
 /// search within `seconds` (or, with `tables_only`, a 404 that says which tiers are built).
 async fn answer(
@@ -248,7 +266,7 @@ async fn answer(
     set: &Arc<RuleSet>,
     b: Board,
     seconds: f64,
-    tables_only: bool,
+    ask: Ask,
 ) -> Result<Value, ApiError> {
     let n = b.total() as usize;
     let key = set.rules.variant().key();
@@ -259,7 +277,7 @@ async fn answer(
     {
         return Ok(json::answer(&a, n));
     }
-    if tables_only {
+    if ask.tables_only {
         let built = match set.reader.tables_up_to() {
             Some(k) => format!("it has tiers 0..={k}"),
             None => "it has none".into(),
@@ -272,7 +290,10 @@ async fn answer(
         ));
     }
     let a = s
-        .search(set.clone(), seconds, move |o| o.query(b, &()))
+        .search(set.clone(), seconds, move |o| match ask.exact {
+            true => o.query_exact(b, &()),
+            false => o.query(b, &()),
+        })
         .await?;
     Ok(json::answer(&a, n))
 }
@@ -309,8 +330,8 @@ async fn query(
     q: Result<Query<Vec<(String, String)>>, QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let q = question(&s, q).await?;
-    let tables_only = flag(&q.params, "tables_only")?;
-    answer(&s, &q.set, q.position, q.seconds, tables_only)
+    let ask = Ask::read(&q.params)?;
+    answer(&s, &q.set, q.position, q.seconds, ask)
         .await
         .map(Json)
 }
@@ -381,7 +402,7 @@ async fn batch(State(s): State<Arc<Shared>>, request: Request) -> Result<Json<Va
     }
     let set = rule_set(&s, &p).await?;
     let seconds = request::seconds(&p, s.config.max_seconds)?;
-    let tables_only = flag(&p, "tables_only")?;
+    let ask = Ask::read(&p)?;
     let boards: Vec<Result<Board, ApiError>> = positions
         .iter()
         .map(|v| position_of(&set.rules, v))
@@ -419,13 +440,13 @@ async fn batch(State(s): State<Arc<Shared>>, request: Request) -> Result<Json<Va
                 let left = deadline
                     .saturating_duration_since(Instant::now())
                     .as_secs_f64();
-                if left <= 0.0 && !tables_only {
+                if left <= 0.0 && !ask.tables_only {
                     Err(ApiError::new(
                         StatusCode::SERVICE_UNAVAILABLE,
                         "the request's time ran out before this position's search: send it again",
                     ))
                 } else {
-                    answer(&s, &set, b, left.max(0.001), tables_only).await
+                    answer(&s, &set, b, left.max(0.001), ask).await
                 }
             }
         };
@@ -499,21 +520,11 @@ async fn solve(
         ..
     } = question(&s, q).await?;
     let tables = set.reader.tables_up_to();
-    let started = Instant::now();
-    let read = |e| s.oracle_error(&set, e);
-    if let Some(a) = set.reader.table_answer(b).map_err(read)? {
-        let pv = set.reader.table_line(b).map_err(read)?;
-        let solution = Solution {
-            value: Some(a.value),
-            lo: a.value,
-            hi: a.value,
-            nodes: 1 + a.moves.len() as u64 + pv.len() as u64,
-            // The position and each one on the line had their moves read.
-            expanded: 1 + pv.len() as u64,
-            best: a.best,
-            pv,
-            seconds: started.elapsed().as_secs_f64(),
-        };
+    if let Some(solution) = set
+        .reader
+        .table_solution(b)
+        .map_err(|e| s.oracle_error(&set, e))?
+    {
         return Ok(Json(json::solution(&solution, tables)));
     }
     let solution = s.search(set, seconds, move |o| o.solve(b, &())).await?;

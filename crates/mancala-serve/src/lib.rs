@@ -6,7 +6,7 @@
 //! | `GET /` | the page (an SVG board, every move's value, perfect play for either side) |
 //! | `GET /api/variants` | the presets with tables, and the rule sets built in the folder |
 //! | `GET /api/play?variant=V&position=P&moves=M` | the board after the moves (as `mancala play --json`, with `position`: the position as queries take it, and `sides`: who played each move) |
-//! | `GET /api/query?variant=V&position=P` | its value and every move's (as `mancala query --json`); `tables_only=true`: from the tables or a 404 |
+//! | `GET /api/query?variant=V&position=P` | its value and every move's (as `mancala query --json`); `tables_only=true`: from the tables or a 404; `exact=true`: as `query --exact` |
 //! | `POST /api/query` | a batch: `{"variant": V, ..., "positions": [P, ...]}` gives `{"answers": [...]}`, each what `GET` gives or `{"error", "status"}` |
 //! | `GET /api/solve?variant=V&position=P&max_seconds=S` | value or proven bounds, best moves, a principal variation (as `mancala solve --json`) |
 //!

@@ -127,6 +127,7 @@ pub const NAMES: &[&str] = &[
     "moves",
     "max_seconds",
     "tables_only",
+    "exact",
 ];
 
 /// The one value of `name` (the last one given).

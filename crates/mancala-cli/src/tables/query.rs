@@ -36,6 +36,12 @@ pub struct QueryCmd {
     #[arg(long, value_name = "T", allow_negative_numbers = true)]
     threads: Option<usize>,
 
+    /// Above the built tiers: prove every move's exact value. Without it a query costs what
+    /// `solve` costs: the best moves are exact and every other move is only proven worse
+    /// ("at most"); a losing move's exact value can take many times as long
+    #[arg(long)]
+    exact: bool,
+
     /// No search progress on stderr
     #[arg(long, short)]
     quiet: bool,
@@ -66,9 +72,12 @@ impl QueryCmd {
             None => oracle.open_built(n),
         }
         .map_err(|e| advice.oracle(e, n))?;
-        let a = oracle
-            .query(b, &progress_printer(self.quiet))
-            .map_err(|e| advice.oracle(e, n))?;
+        let progress = progress_printer(self.quiet);
+        let a = match self.exact {
+            true => oracle.query_exact(b, &progress),
+            false => oracle.query(b, &progress),
+        }
+        .map_err(|e| advice.oracle(e, n))?;
         if self.json {
             println!("{}", mancala_oracle::json::answer(&a, n));
         } else {
@@ -97,9 +106,13 @@ impl QueryCmd {
                     None => println!("(by search: no tables of this rule set are built)"),
                 }
             }
-            for (p, v) in &a.moves {
-                let mark = if *v == a.value { "  best" } else { "" };
-                println!("  move {p}: {v:+}{mark}");
+            for m in &a.moves {
+                let mark = if a.best.contains(&m.pit) {
+                    "  best"
+                } else {
+                    ""
+                };
+                println!("  move {}: {m}{mark}", m.pit);
             }
         }
         Ok(())
