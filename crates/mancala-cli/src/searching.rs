@@ -20,18 +20,8 @@ pub struct SearchArgs {
     #[arg(long, value_name = "D", default_value = DEFAULT_DIR)]
     pub dir: PathBuf,
 
-    /// Transposition table size in MB (rounded down to a power of two)
-    #[arg(
-        long,
-        value_name = "MB",
-        allow_negative_numbers = true,
-        default_value_t = 256
-    )]
-    pub hash: usize,
-
-    /// Search threads (default: one per core); they share the transposition table
-    #[arg(long, value_name = "T", allow_negative_numbers = true)]
-    pub threads: Option<usize>,
+    #[command(flatten)]
+    pub effort: SearchEffort,
 
     /// Probe tables up to N seeds, building missing tiers first; 0 = no tables.
     /// Default: the size that answers fastest (kalah and mancala: 12 for 6x3, 18 for 6x4, 28
@@ -63,14 +53,37 @@ pub struct SearchArgs {
     pub id_depth: u32,
 }
 
-impl SearchArgs {
-    pub fn threads(&self) -> Result<usize> {
-        crate::args::threads(self.threads)
-    }
+/// What a search may use: the `solve`, `play` and `query` options.
+#[derive(Args, Debug, Clone)]
+pub struct SearchEffort {
+    /// Transposition table size in MB (rounded down to a power of two)
+    #[arg(
+        long,
+        value_name = "MB",
+        allow_negative_numbers = true,
+        default_value_t = 256
+    )]
+    pub hash: usize,
 
+    /// Search threads (default: one per core); they share the transposition table
+    #[arg(long, value_name = "T", allow_negative_numbers = true)]
+    pub threads: Option<usize>,
+}
+
+impl SearchEffort {
+    /// The search options these give (the rest at their defaults), checked.
+    pub fn options(&self) -> Result<Options> {
+        Ok(Options {
+            hash_mb: crate::args::hash_mb(self.hash)?,
+            threads: crate::args::threads(self.threads)?,
+            ..Options::default()
+        })
+    }
+}
+
+impl SearchArgs {
     /// The oracle's settings, checked.
     pub fn settings(&self) -> Result<Settings> {
-        crate::args::hash_mb(self.hash)?;
         crate::args::table_dir(&self.dir)?;
         let max_seconds = crate::args::max_seconds(self.max_seconds)?;
         let most_reach =
@@ -92,11 +105,10 @@ impl SearchArgs {
                 Some(n) => TableSize::UpTo(n),
             },
             search: Options {
-                hash_mb: self.hash,
-                threads: self.threads()?,
                 id_depth: self.id_depth,
                 time_limit: max_seconds,
                 reach_limit: self.reach_limit,
+                ..self.effort.options()?
             },
         })
     }
@@ -134,7 +146,7 @@ impl SearchArgs {
         let Some(plan) = plan else {
             return Ok(oracle);
         };
-        crate::args::set_threads(self.threads).ok();
+        crate::args::set_threads(self.effort.threads).ok();
         let started = Instant::now();
         if plan.build && !self.quiet {
             let ix = mancala_index::Indexer::new(oracle.rules(), plan.up_to)?;

@@ -2,11 +2,11 @@
 //! above them).
 
 use super::{TableArgs, VuDir};
-use crate::searching::progress_printer;
+use crate::searching::{progress_printer, SearchEffort};
 use crate::tiers::group;
 use anyhow::Result;
 use clap::Args;
-use mancala_oracle::{Options, Oracle, Settings, TableSize};
+use mancala_oracle::{Oracle, Settings, TableSize};
 use mancala_rules::parse_position;
 
 #[derive(Args, Debug)]
@@ -23,18 +23,9 @@ pub struct QueryCmd {
     #[arg(long)]
     json: bool,
 
-    /// Above the built tiers: transposition table size in MB for the search
-    #[arg(
-        long,
-        value_name = "MB",
-        allow_negative_numbers = true,
-        default_value_t = 256
-    )]
-    hash: usize,
-
-    /// Above the built tiers: search threads (default: one per core)
-    #[arg(long, value_name = "T", allow_negative_numbers = true)]
-    threads: Option<usize>,
+    /// Above the built tiers, the search's
+    #[command(flatten)]
+    effort: SearchEffort,
 
     /// Above the built tiers: prove every move's exact value. Without it a query costs what
     /// `solve` costs: the best moves are exact and every other move is only proven worse
@@ -56,15 +47,10 @@ impl QueryCmd {
         let b = parse_position(&rules, &self.position)?;
         let n = b.total() as usize;
         let advice = self.table.advice();
-        let threads = crate::args::threads(self.threads)?;
         let settings = Settings {
             dir: self.table.dir.clone(),
             tables: TableSize::Auto,
-            search: Options {
-                hash_mb: crate::args::hash_mb(self.hash)?,
-                threads,
-                ..Options::default()
-            },
+            search: self.effort.options()?,
         };
         let mut oracle = Oracle::new(rules, settings);
         match &self.published.vu_dir {
