@@ -89,6 +89,9 @@ pub fn run(setup: Setup<'_>, b: Board, goal: Goal, observer: &dyn Observer) -> R
                 std::thread::Builder::new()
                     .stack_size(STACK)
                     .spawn_scoped(s, move || {
+                        // `then`, not `then_some`: a guard made (and dropped) on a helper
+                        // would stop the search at once.
+                        let _stop = (id == 0).then(|| StopOnDrop(shared));
                         let mut w =
                             Worker::new(setup.rules, setup.probe, setup.tt, shared, id, obs);
                         let out = if id == 0 {
@@ -135,6 +138,16 @@ pub fn run(setup: Setup<'_>, b: Board, goal: Goal, observer: &dyn Observer) -> R
         nodes,
         expanded,
     })
+}
+
+/// Stops the helpers when the first thread ends, however it ends: after a panic (a closed
+/// stderr is enough) they would otherwise wait for work forever, and the caller with them.
+struct StopOnDrop<'a>(&'a Shared);
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.stop();
+    }
 }
 
 /// A helper thread: works on whatever task set the first thread posts.
