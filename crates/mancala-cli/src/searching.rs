@@ -24,7 +24,7 @@ pub struct SearchArgs {
     pub effort: SearchEffort,
 
     /// Probe tables up to N seeds, building missing tiers first; 0 = no tables.
-    /// Default: the size that answers fastest (kalah and mancala: 12 for 6x3, 18 for 6x4, 28
+    /// Default: the size that answers fastest (kalah and mancala: 12 for 6x3, 18 for 6x4, 26
     /// for 6x5, in between as the position's seeds go, within half the memory; awari, oware
     /// and wari 14), or whatever larger complete set is already built
     #[arg(long, value_name = "N", allow_negative_numbers = true)]

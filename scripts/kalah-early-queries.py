@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Times `mancala query` on every Kalah 6x4 position within PLIES moves of the start.
+
+Usage: scripts/kalah-early-queries.py MANCALA DIR [PLIES] [COMMAND]
+
+MANCALA is the binary, DIR a table folder with Kalah tables (28 seeds answer these positions
+interactively), PLIES defaults to 2, COMMAND to `query` (`solve` times solves instead). Each
+position is asked in a fresh process, as a user at the command line asks it: the times include
+opening the tables, not building them. Prints the slowest positions and the distribution.
+"""
+import json
+import subprocess
+import sys
+import time
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    binary, folder = sys.argv[1], sys.argv[2]
+    plies = int(sys.argv[3]) if len(sys.argv) > 3 else 2
+    command = sys.argv[4] if len(sys.argv) > 4 else "query"
+
+    def play(moves):
+        args = [binary, "play", "kalah", "--seeds", "4", "--json"]
+        if moves:
+            args += ["--moves", ",".join(map(str, moves))]
+        out = subprocess.run(args, capture_output=True, text=True, check=True)
+        return json.loads(out.stdout)
+
+    # Every position within `plies` moves, the side to move's pits first, with a line to it.
+    seen = {}
+    frontier = [[]]
+    for depth in range(plies + 1):
+        following = []
+        for moves in frontier:
+            state = play(moves)
+            if state["over"]:
+                continue
+            pits = state["pits"]
+            m = len(pits) // 2
+            position = tuple(pits if state["to_move"] == "south" else pits[m:] + pits[:m])
+            seen.setdefault(position, moves)
+            if depth < plies:
+                following += [moves + [pit] for pit in state["legal"]]
+        frontier = following
+
+    rows = []
+    for position, moves in seen.items():
+        text = " ".join(map(str, position))
+        started = time.time()
+        out = subprocess.run(
+            [binary, command, "kalah", text, "--dir", folder, "--json", "-q"],
+            capture_output=True, text=True, check=True,
+        )
+        seconds = time.time() - started
+        rows.append((seconds, text, moves, json.loads(out.stdout)["value"]))
+    rows.sort()
+    for seconds, text, moves, value in rows[-8:]:
+        print(f"{seconds:6.2f} s  value {value:+}  after {moves}  {text}")
+    times = [r[0] for r in rows]
+    print(
+        f"{command}: {len(times)} positions within {plies} plies, {sum(times):.2f} s in all: "
+        f"median {times[len(times) // 2]:.2f} s, 90th percentile {times[int(len(times) * 0.9)]:.2f} s, "
+        f"slowest {times[-1]:.2f} s, {sum(t > 1 for t in times)} over a second"
+    )
+
+
+if __name__ == "__main__":
+    main()
