@@ -112,7 +112,7 @@ pub fn run(setup: Setup<'_>, b: Board, goal: Goal, observer: &dyn Observer) -> R
             .into_iter()
             .map(|h| {
                 h.join()
-                    .unwrap_or((0, 0, Some(Halt::TooDeep), Led::default()))
+                    .unwrap_or((0, 0, Some(Halt::Panicked), Led::default()))
             })
             .collect()
     });

@@ -67,6 +67,8 @@ impl Score {
 pub enum Halt {
     Table(TableError),
     TooDeep,
+    /// A search thread panicked (a bug); the others were stopped.
+    Panicked,
 }
 
 /// Whether a task a worker is on should be abandoned. The root's task sets (`root`) answer

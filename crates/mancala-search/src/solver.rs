@@ -199,6 +199,7 @@ impl<'a> Solver<'a> {
         run(self.setup(deadline)?, b, goal, obs).map_err(|h| match h {
             Halt::Table(e) => SearchError::Table(e),
             Halt::TooDeep => SearchError::TooDeep(crate::node::MAX_PLY),
+            Halt::Panicked => SearchError::Internal("a search thread panicked"),
         })
     }
 
