@@ -65,8 +65,9 @@ class Oracle:
     tables and search above them; ``solve`` builds the tables its search should probe first,
     as ``mancala solve`` does (``tables=0``: never).
 
-    Options: those of ``play``, and ``hash_mb`` (the search's transposition table, kept from
-    one question to the next), ``threads`` (search threads; default one a core), ``tables``
+    Options: those of ``play``, and ``hash_mb`` (the most the search's transposition table
+    may take, kept from one question to the next; a search a few seeds above the tables takes
+    less), ``threads`` (search threads; default one a core), ``tables``
     (the tiers ``solve`` builds when missing: ``None`` the command line's default size, ``0``
     none, ``N`` up to ``N`` seeds). Long calls release the GIL and stop on Ctrl-C
     (``KeyboardInterrupt``; a build stops once the tier under way is written). One call at a

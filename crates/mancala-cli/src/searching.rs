@@ -56,7 +56,7 @@ pub struct SearchArgs {
 /// What a search may use: the `solve`, `play` and `query` options.
 #[derive(Args, Debug, Clone)]
 pub struct SearchEffort {
-    /// Transposition table size in MB (rounded down to a power of two)
+    /// Transposition table size in MB, at most (rounded down to a power of two); a search a few seeds above the tables takes less (16 MB up to 16 seeds above, doubling every two seeds)
     #[arg(
         long,
         value_name = "MB",

@@ -68,7 +68,7 @@ pub struct ServeCmd {
     )]
     header_timeout: f64,
 
-    /// Transposition table of each rule set's searcher, MB
+    /// Transposition table of each rule set's searcher, MB at most (a search a few seeds above the tables takes less)
     #[arg(
         long,
         value_name = "MB",

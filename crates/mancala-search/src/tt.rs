@@ -206,6 +206,11 @@ impl Tt {
         unsafe { &*self.clusters.add((h.index & self.mask) as usize) }
     }
 
+    /// The table's size in MiB (at least 1).
+    pub fn mb(&self) -> usize {
+        (((self.mask + 1) * 64) >> 20).max(1) as usize
+    }
+
     /// Marks the start of a new search: older entries become the first to be replaced.
     pub fn new_search(&self) {
         self.gen.fetch_add(1, Relaxed);

@@ -50,7 +50,8 @@ pub struct Config {
     pub searches: usize,
     /// Threads of each search.
     pub search_threads: usize,
-    /// Transposition table of each rule set's searcher, MB.
+    /// Transposition table of each rule set's searcher, MB at most (a search near the tables
+    /// takes less).
     pub hash_mb: usize,
     /// Connections open at once, at most: more wait to be accepted. Each holds a file
     /// descriptor, so the cap keeps the server below its limit of them.
