@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Times `mancala query` on every Kalah 6x4 position within PLIES moves of the start.
 
-Usage: scripts/kalah-early-queries.py MANCALA DIR [PLIES] [COMMAND]
+Usage: scripts/kalah-early-queries.py MANCALA DIR [PLIES] [COMMAND] [-- OPTION...]
 
 MANCALA is the binary, DIR a table folder with Kalah tables (28 seeds answer these positions
-interactively), PLIES defaults to 2, COMMAND to `query` (`solve` times solves instead). Each
+interactively), PLIES defaults to 2, COMMAND to `query` (`solve` times solves instead, and
+adds up their nodes). Options after `--` go to every command, e.g.
+`-- --tables 28 --threads 1 --hash 16` for reproducible node counts of `solve`. Each
 position is asked in a fresh process, as a user at the command line asks it: the times include
 opening the tables, not building them. Prints the slowest positions and the distribution.
 """
@@ -15,11 +17,15 @@ import time
 
 
 def main():
-    if len(sys.argv) < 3:
+    if len(sys.argv) < 3 or sys.argv[1] == "--" or sys.argv[2] == "--":
         sys.exit(__doc__)
-    binary, folder = sys.argv[1], sys.argv[2]
-    plies = int(sys.argv[3]) if len(sys.argv) > 3 else 2
-    command = sys.argv[4] if len(sys.argv) > 4 else "query"
+    args, extra = sys.argv[1:], []
+    if "--" in args:
+        extra = args[args.index("--") + 1:]
+        args = args[:args.index("--")]
+    binary, folder = args[0], args[1]
+    plies = int(args[2]) if len(args) > 2 else 2
+    command = args[3] if len(args) > 3 else "query"
 
     def play(moves):
         args = [binary, "play", "kalah", "--seeds", "4", "--json"]
@@ -46,15 +52,18 @@ def main():
         frontier = following
 
     rows = []
+    nodes = 0
     for position, moves in seen.items():
         text = " ".join(map(str, position))
         started = time.time()
         out = subprocess.run(
-            [binary, command, "kalah", text, "--dir", folder, "--json", "-q"],
+            [binary, command, "kalah", text, "--dir", folder, "--json", "-q", *extra],
             capture_output=True, text=True, check=True,
         )
         seconds = time.time() - started
-        rows.append((seconds, text, moves, json.loads(out.stdout)["value"]))
+        answer = json.loads(out.stdout)
+        nodes += answer.get("nodes", 0)
+        rows.append((seconds, text, moves, answer["value"]))
     rows.sort()
     for seconds, text, moves, value in rows[-8:]:
         print(f"{seconds:6.2f} s  value {value:+}  after {moves}  {text}")
@@ -64,6 +73,8 @@ def main():
         f"median {times[len(times) // 2]:.2f} s, 90th percentile {times[int(len(times) * 0.9)]:.2f} s, "
         f"slowest {times[-1]:.2f} s, {sum(t > 1 for t in times)} over a second"
     )
+    if nodes:
+        print(f"{nodes:,} nodes in all")
 
 
 if __name__ == "__main__":

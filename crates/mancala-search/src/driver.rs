@@ -9,7 +9,7 @@
 use crate::node::{Halt, Worker};
 use crate::probe::Probe;
 use crate::progress::Observer;
-use crate::root::{participate, step_tasks, MoveValue, RootMoves, TaskSet};
+use crate::root::{participate, step_tasks, MoveValue, Posts, RootMoves, TaskSet};
 use crate::shared::Shared;
 use crate::tt::{hash, Bound, Tt, Update, NO_MOVE};
 use mancala_rules::{Board, Node, Rules};
@@ -80,26 +80,27 @@ pub fn run(setup: Setup<'_>, b: Board, goal: Goal, observer: &dyn Observer) -> R
         _ => setup.threads.max(1),
     };
     let shared = Shared::new(-n, n, setup.seconds_left, threads, setup.interrupt.cloned());
+    let posts = Posts::default();
     type Out = (u64, u64, Option<Halt>, Led);
     let outs: Vec<Out> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|id| {
-                let shared = &shared;
+                let (shared, posts) = (&shared, &posts);
                 let obs = (id == 0).then_some(observer);
                 std::thread::Builder::new()
                     .stack_size(STACK)
                     .spawn_scoped(s, move || {
                         // `then`, not `then_some`: a guard made (and dropped) on a helper
                         // would stop the search at once.
-                        let _stop = (id == 0).then(|| StopOnDrop(shared));
+                        let _stop = (id == 0).then(|| StopOnDrop(shared, posts));
                         let mut w =
                             Worker::new(setup.rules, setup.probe, setup.tt, shared, id, obs);
                         let out = if id == 0 {
-                            let out = lead(&mut w, setup, b, goal);
+                            let out = lead(&mut w, posts, setup, b, goal);
                             shared.stop();
                             out
                         } else {
-                            help(&mut w);
+                            help(&mut w, posts);
                             Led::default()
                         };
                         w.flush();
@@ -142,18 +143,19 @@ pub fn run(setup: Setup<'_>, b: Board, goal: Goal, observer: &dyn Observer) -> R
 
 /// Stops the helpers when the first thread ends, however it ends: after a panic (a closed
 /// stderr is enough) they would otherwise wait for work forever, and the caller with them.
-struct StopOnDrop<'a>(&'a Shared);
+struct StopOnDrop<'a>(&'a Shared, &'a Posts);
 
 impl Drop for StopOnDrop<'_> {
     fn drop(&mut self) {
         self.0.stop();
+        self.1.close();
     }
 }
 
 /// A helper thread: works on whatever task set the first thread posts.
-fn help(w: &mut Worker<'_>) {
+fn help(w: &mut Worker<'_>, posts: &Posts) {
     let mut seen = 0;
-    while let Some((k, set)) = w.shared().next_work(seen) {
+    while let Some((k, set)) = posts.next(seen) {
         seen = k;
         participate(w, &set);
     }
@@ -180,7 +182,7 @@ impl Led {
 }
 
 /// The first thread: deepening, then the proof phase.
-fn lead(w: &mut Worker<'_>, setup: Setup<'_>, b: Board, goal: Goal) -> Led {
+fn lead(w: &mut Worker<'_>, posts: &Posts, setup: Setup<'_>, b: Board, goal: Goal) -> Led {
     let mut guess = 0;
     match goal {
         Goal::Depth(d) => return Led::guess(deepen(w, b, goal, d)),
@@ -206,7 +208,7 @@ fn lead(w: &mut Worker<'_>, setup: Setup<'_>, b: Board, goal: Goal) -> Led {
             return Led::guess(guess);
         }
     };
-    let (guess, best) = prove(w, b, goal, guess, &mut rm);
+    let (guess, best) = prove(w, posts, b, goal, guess, &mut rm);
     // No move is worth more than the root: its bound may have been proven before the
     // moves were searched one by one (in the deepening).
     let (_, hi) = w.shared().bounds();
@@ -220,6 +222,7 @@ fn lead(w: &mut Worker<'_>, setup: Setup<'_>, b: Board, goal: Goal) -> Led {
 /// The unlimited phase: MTD(f) steps as root task sets until the goal is settled.
 fn prove(
     w: &mut Worker<'_>,
+    posts: &Posts,
     b: Board,
     goal: Goal,
     mut guess: i32,
@@ -249,7 +252,7 @@ fn prove(
         // classifying pass mostly refutes; a principal-variation step asks for a value known
         // to be reached.
         let expect = stop && (gamma <= g || matches!(goal, Goal::AtLeast(_)));
-        if !run_set(w, rm, tasks, stop, expect) {
+        if !run_set(w, posts, rm, tasks, stop, expect) {
             return (guess, Vec::new());
         }
         let (new_lo, new_hi) = rm.bounds();
@@ -273,7 +276,7 @@ fn prove(
     if classify {
         let (v, _) = w.shared().bounds();
         let tasks = rm.tasks(v, NO_MOVE);
-        if !run_set(w, rm, tasks, false, false) {
+        if !run_set(w, posts, rm, tasks, false, false) {
             return (guess, best);
         }
         best = (0..rm.moves.len())
@@ -288,6 +291,7 @@ fn prove(
 /// Posts a task set, works on it, and records the answers. False if the search stopped.
 fn run_set(
     w: &mut Worker<'_>,
+    posts: &Posts,
     rm: &mut RootMoves,
     tasks: Vec<crate::root::Task>,
     stop: bool,
@@ -297,7 +301,7 @@ fn run_set(
         return true;
     }
     let set = Arc::new(TaskSet::new(tasks, stop, expect));
-    w.shared().post(set.clone());
+    posts.post(set.clone());
     participate(w, &set);
     if w.halt.is_some() || !set.finished() {
         return false;

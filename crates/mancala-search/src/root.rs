@@ -17,7 +17,7 @@
 use crate::node::{Cancel, Worker, UNLIMITED};
 use mancala_rules::{Board, Child, Next, Node};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 
 /// One question: is `child`'s move worth at least `t`?
 #[derive(Clone, Copy, Debug)]
@@ -85,6 +85,52 @@ impl TaskSet {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .clone()
+    }
+}
+
+/// Where the first thread posts task sets for the helpers, numbered, until it closes it.
+#[derive(Default)]
+pub struct Posts {
+    latest: Mutex<Posted>,
+    changed: Condvar,
+}
+
+#[derive(Default)]
+struct Posted {
+    number: u64,
+    set: Option<Arc<TaskSet>>,
+    closed: bool,
+}
+
+impl Posts {
+    /// Hands a task set to the helpers.
+    pub fn post(&self, set: Arc<TaskSet>) {
+        let mut p = self.latest.lock().unwrap_or_else(|e| e.into_inner());
+        p.number += 1;
+        p.set = Some(set);
+        self.changed.notify_all();
+    }
+
+    /// No more sets: the helpers waiting return.
+    pub fn close(&self) {
+        self.latest.lock().unwrap_or_else(|e| e.into_inner()).closed = true;
+        self.changed.notify_all();
+    }
+
+    /// Waits for a task set newer than number `seen`; `None` once closed.
+    pub fn next(&self, seen: u64) -> Option<(u64, Arc<TaskSet>)> {
+        let mut p = self.latest.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if p.closed {
+                return None;
+            }
+            if p.number > seen {
+                if let Some(set) = &p.set {
+                    return Some((p.number, set.clone()));
+                }
+            }
+            p = self.changed.wait(p).unwrap_or_else(|e| e.into_inner());
+        }
     }
 }
 

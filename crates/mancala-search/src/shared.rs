@@ -3,9 +3,7 @@
 
 use crate::busy::Busy;
 use crate::interrupt::Interrupt;
-use crate::root::TaskSet;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering::Relaxed};
-use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
 pub struct Shared {
@@ -17,9 +15,6 @@ pub struct Shared {
     pub started: Instant,
     /// Seconds after `started` at which the search stops.
     deadline: Option<f64>,
-    /// The task set the helpers should work on, numbered.
-    work: Mutex<(u64, Option<Arc<TaskSet>>)>,
-    posted: Condvar,
     /// Subtrees under way, when more than one thread searches.
     pub busy: Option<Busy>,
     /// Raised from outside when the answer is no longer wanted.
@@ -41,8 +36,6 @@ impl Shared {
             nodes: AtomicU64::new(0),
             started: Instant::now(),
             deadline,
-            work: Mutex::new((0, None)),
-            posted: Condvar::new(),
             busy: (threads > 1).then(Busy::default),
             interrupt,
         }
@@ -63,32 +56,6 @@ impl Shared {
 
     pub fn stop(&self) {
         self.stop.store(true, Relaxed);
-        let _guard = self.work.lock().unwrap_or_else(|e| e.into_inner());
-        self.posted.notify_all();
-    }
-
-    /// Hands a task set to the helpers.
-    pub fn post(&self, set: Arc<TaskSet>) {
-        let mut w = self.work.lock().unwrap_or_else(|e| e.into_inner());
-        w.0 += 1;
-        w.1 = Some(set);
-        self.posted.notify_all();
-    }
-
-    /// Waits for a task set newer than number `seen`; `None` once the search stops.
-    pub fn next_work(&self, seen: u64) -> Option<(u64, Arc<TaskSet>)> {
-        let mut w = self.work.lock().unwrap_or_else(|e| e.into_inner());
-        loop {
-            if self.stopped() {
-                return None;
-            }
-            if w.0 > seen {
-                if let Some(set) = &w.1 {
-                    return Some((w.0, set.clone()));
-                }
-            }
-            w = self.posted.wait(w).unwrap_or_else(|e| e.into_inner());
-        }
     }
 
     pub fn stopped(&self) -> bool {

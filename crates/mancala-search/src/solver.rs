@@ -156,6 +156,11 @@ impl<'a> Solver<'a> {
         self.memory
     }
 
+    /// The size of the transposition table in MiB, once a search has allocated it.
+    pub fn table_mb(&self) -> Option<usize> {
+        self.memory.tt.get().map(Tt::mb)
+    }
+
     /// The largest seed count answered from the tables, if any.
     pub fn tables_up_to(&self) -> Option<usize> {
         self.probe.as_ref().map(|p| p.max as usize)

@@ -130,3 +130,30 @@ fn memory_of_other_rules_is_never_read() {
     // The rules asked do answer differently, so a memory read across them would show.
     assert!(differ > 0);
 }
+
+/// The transposition table grows with the searches a kept memory serves: a small endgame
+/// first gets a small table, a bigger search after it a bigger one (what it held is dropped,
+/// never misread), and every answer equals a fresh solver's.
+#[test]
+fn a_kept_table_grows_with_the_search() {
+    let rules = kalah(4, 3, false);
+    let opts = Options {
+        hash_mb: 32,
+        ..Options::default()
+    };
+    let small = mancala_rules::Board::from_pits(&[0, 2, 1, 3, 1, 0, 2, 1]);
+    let mut first = Solver::new(&rules, None, opts).unwrap();
+    let endgame = first.solve(small, &()).unwrap();
+    assert_eq!(first.table_mb(), Some(16));
+    let mut kept = Solver::with_memory(&rules, None, opts, first.into_memory()).unwrap();
+    let start = kept.solve(rules.start(), &()).unwrap();
+    // 24 seeds on the board, no tables: more than 16 MB wanted, capped at the 32 asked for.
+    assert_eq!(kept.table_mb(), Some(32));
+    for (b, got) in [(small, endgame), (rules.start(), start)] {
+        let fresh = Solver::new(&rules, None, opts)
+            .unwrap()
+            .solve(b, &())
+            .unwrap();
+        assert_eq!((got.value, &got.best), (fresh.value, &fresh.best), "{b:?}");
+    }
+}
