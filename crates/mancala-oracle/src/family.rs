@@ -3,8 +3,8 @@
 
 use crate::{Oracle, Settings};
 use mancala_rules::{
-    downcast, parse_position, Choice, Engine, Family, Game, GameError, GameFamily, GameSpec,
-    Playable, Preset, PresetInfo, Rule, Side,
+    downcast, parse_position, Choice, Engine, Family, Game, GameError, GameFamily, GameOption,
+    GameSpec, Playable, Preset, PresetInfo, Rule, Side,
 };
 use mancala_search::Observer;
 use mancala_tables::BuildObserver;
@@ -95,13 +95,13 @@ impl GameFamily for PackedFamily {
 /// unless the position says North).
 pub fn game(spec: &GameSpec) -> Result<Game, GameError> {
     spec.only(&[
-        "--pits",
-        "--seeds",
-        "--empty-capture",
-        "--grand-slam",
-        "--rule",
-        "--owners",
-        "--position",
+        GameOption::Pits,
+        GameOption::Seeds,
+        GameOption::EmptyCapture,
+        GameOption::GrandSlam,
+        GameOption::Rule,
+        GameOption::Owners,
+        GameOption::Position,
     ])?;
     let rules = mancala_rules::Rules::new(spec.variant()?);
     Ok(match &spec.position {

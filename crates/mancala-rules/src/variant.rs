@@ -4,7 +4,7 @@
 //! lookup tables the hot path uses. The table key ([`Variant::key`]) names every choice that
 //! can change a position's value, so tables of different rule sets never mix.
 
-use crate::{Rule, RuleSet, RulesError};
+use crate::{GameOption, Rule, RuleSet, RulesError};
 use std::fmt;
 use std::str::FromStr;
 
@@ -372,7 +372,7 @@ impl Variant {
             None => row,
             Some(_) if preset != Preset::NamNam => {
                 return Err(RulesError::OptionNotForVariant {
-                    option: "--owners",
+                    option: GameOption::Owners,
                     variant: preset.name(),
                     hint: "pits change hands only in nam-nam",
                 })
@@ -391,14 +391,14 @@ impl Variant {
         };
         if opts.empty_capture && family != Family::Kalah {
             return Err(RulesError::OptionNotForVariant {
-                option: "--empty-capture",
+                option: GameOption::EmptyCapture,
                 variant: preset.name(),
                 hint: "it applies to kalah and mancala",
             });
         }
         if opts.grand_slam.is_some() && preset != Preset::Wari {
             return Err(RulesError::OptionNotForVariant {
-                option: "--grand-slam",
+                option: GameOption::GrandSlam,
                 variant: preset.name(),
                 hint: "it applies to wari (awari captures, oware captures nothing)",
             });

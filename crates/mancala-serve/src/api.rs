@@ -107,7 +107,8 @@ fn pairs(
 async fn rule_set(s: &Arc<Shared>, p: &Pairs) -> Result<Arc<RuleSet>, ApiError> {
     let variant = request::spec(p)?.variant().map_err(|e| {
         ApiError::bad(format!(
-            "{e} (/api/variants lists the presets with tables and their options)"
+            "{} (/api/variants lists the presets with tables and their options)",
+            e.worded(&request::ApiWords)
         ))
     })?;
     s.rule_set(variant).await

@@ -190,7 +190,10 @@ impl BuildCmd {
         let mpi = crate::mpi::Mpi::init()?;
         let (me, processes, here) = (mpi.rank(), mpi.size(), mpi.on_this_machine());
         let stop = |e: anyhow::Error| -> ! {
-            eprintln!("error (process {me} of {processes}): {e:#}");
+            eprintln!(
+                "error (process {me} of {processes}): {}",
+                crate::advice::message(&e)
+            );
             mpi.abort(1)
         };
         let cores = crate::args::cores();
