@@ -100,3 +100,52 @@ impl Wording for Neutral {
         None
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RulesError;
+
+    /// A front end that marks every option, to see each one named through it.
+    struct Marked;
+
+    impl Wording for Marked {
+        fn option(&self, option: GameOption) -> String {
+            format!("<{}>", option.name())
+        }
+
+        fn presets(&self) -> Option<&str> {
+            Some("<list>")
+        }
+    }
+
+    #[test]
+    fn errors_read_neutral_and_name_options_through_a_wording() {
+        let e = RulesError::TooManySeeds {
+            variant: "awari",
+            got: 128,
+            max: 127,
+        };
+        assert!(e
+            .to_string()
+            .ends_with("128 is too many: lower pits or seeds"));
+        assert!(e.worded(&Marked).ends_with("lower <pits> or <seeds>"));
+        let e = RulesError::UnknownVariant("nope".into());
+        assert_eq!(e.to_string(), "unknown variant 'nope'");
+        assert_eq!(
+            e.worded(&Marked),
+            "unknown variant 'nope'; run <list> for the list"
+        );
+        let e = RulesError::OptionNotTaken {
+            preset: "bao-kiswahili".into(),
+            option: GameOption::EmptyCapture,
+        };
+        assert_eq!(
+            e.worded(&Marked),
+            "bao-kiswahili does not take <empty capture>: it belongs to kalah and mancala; drop it"
+        );
+        // An error that names no option reads the same in any words.
+        let e = RulesError::GameOver(3);
+        assert_eq!(e.worded(&Marked), e.to_string());
+    }
+}
