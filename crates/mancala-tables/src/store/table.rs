@@ -613,7 +613,7 @@ fn with_path(path: &Path, e: std::io::Error) -> std::io::Error {
 /// Writes a table whose payload `write` streams into the file (updating the hash, and
 /// returning the payload's length) under a temporary name: the header is written last, once
 /// the payload's length and checksum are known; then the file is synced and renamed into
-/// place.
+/// place ([`crate::store::files::replace`]).
 pub(crate) fn write_with(
     path: &Path,
     key: &str,
@@ -633,66 +633,46 @@ pub(crate) fn write_with(
             });
         }
     }
-    let tmp = crate::store::files::tmp_path(path);
-    let written = write_tmp(&tmp, path, key, tier, ix, encoding, write);
-    if written.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    written
-}
-
-/// [`write_with`]'s work, into `tmp`, renamed to `path` at the end.
-fn write_tmp(
-    tmp: &Path,
-    path: &Path,
-    key: &str,
-    tier: usize,
-    ix: &Indexer,
-    encoding: Encoding,
-    write: impl FnOnce(&mut std::io::BufWriter<&File>, &mut Xxh3) -> std::io::Result<u64>,
-) -> Result<u64, FileError> {
-    let io = |e| FileError::io(tmp, e);
-    // Readable too: a payload whose start is written last is read back for its checksum.
-    let f = crate::store::files::create_fresh(tmp, true).map_err(io)?;
-    let mut hash = Xxh3::new();
-    let payload_len = {
-        let mut w = std::io::BufWriter::with_capacity(1 << 20, &f);
-        w.seek(SeekFrom::Start(HEADER_LEN as u64)).map_err(io)?;
-        let len = write(&mut w, &mut hash).map_err(io)?;
-        w.flush().map_err(io)?;
-        len
-    };
-    let entries = ix.size(tier);
-    if encoding == Encoding::Raw && payload_len != entries {
-        return Err(FileError::corrupt(
-            path,
-            format!(
-                "{} values written for a tier of {} positions",
-                Grouped(payload_len as u128),
-                Grouped(entries as u128)
-            ),
-        ));
-    }
-    let header = Header {
-        version: VERSION,
-        tier: tier as u32,
-        entries,
-        encoding,
-        order: ix.order(),
-        block: if encoding != Encoding::Raw {
-            BLOCK as u32
-        } else {
-            0
-        },
-        payload_len,
-        checksum: hash.digest(),
-        key: key.to_string(),
-    };
-    f.write_all_at(&header.to_bytes(), 0).map_err(io)?;
-    f.sync_all().map_err(io)?;
-    drop(f);
-    fs::rename(tmp, path).map_err(|e| FileError::io(path, e))?;
-    Ok(HEADER_LEN as u64 + payload_len)
+    crate::store::files::replace(path, true, FileError::io, |f, tmp| {
+        let io = |e| FileError::io(tmp, e);
+        // Readable: a payload whose start is written last is read back for its checksum.
+        let mut hash = Xxh3::new();
+        let payload_len = {
+            let mut w = std::io::BufWriter::with_capacity(1 << 20, &*f);
+            w.seek(SeekFrom::Start(HEADER_LEN as u64)).map_err(io)?;
+            let len = write(&mut w, &mut hash).map_err(io)?;
+            w.flush().map_err(io)?;
+            len
+        };
+        let entries = ix.size(tier);
+        if encoding == Encoding::Raw && payload_len != entries {
+            return Err(FileError::corrupt(
+                path,
+                format!(
+                    "{} values written for a tier of {} positions",
+                    Grouped(payload_len as u128),
+                    Grouped(entries as u128)
+                ),
+            ));
+        }
+        let header = Header {
+            version: VERSION,
+            tier: tier as u32,
+            entries,
+            encoding,
+            order: ix.order(),
+            block: if encoding != Encoding::Raw {
+                BLOCK as u32
+            } else {
+                0
+            },
+            payload_len,
+            checksum: hash.digest(),
+            key: key.to_string(),
+        };
+        f.write_all_at(&header.to_bytes(), 0).map_err(io)?;
+        Ok(HEADER_LEN as u64 + payload_len)
+    })
 }
 
 #[cfg(test)]
