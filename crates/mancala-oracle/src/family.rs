@@ -94,15 +94,8 @@ impl GameFamily for PackedFamily {
 /// A packed game from the user's options, at its start or at `spec.position` (South to move,
 /// unless the position says North).
 pub fn game(spec: &GameSpec) -> Result<Game, GameError> {
-    spec.only(&[
-        GameOption::Pits,
-        GameOption::Seeds,
-        GameOption::EmptyCapture,
-        GameOption::GrandSlam,
-        GameOption::Rule,
-        GameOption::Owners,
-        GameOption::Position,
-    ])?;
+    use GameOption::*;
+    spec.only(&[Pits, Seeds, EmptyCapture, GrandSlam, Rule, Owners, Position])?;
     let rules = mancala_rules::Rules::new(spec.variant()?);
     Ok(match &spec.position {
         Some(p) => {

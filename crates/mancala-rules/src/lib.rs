@@ -95,28 +95,18 @@ pub enum RulesError {
     /// No preset has this name.
     #[error("{}", self.worded(&Neutral))]
     UnknownVariant(String),
-    /// `--pits` is outside the preset's range.
-    #[error("{variant} takes {min}..={max} pits per side, not {got}")]
-    PitsOutOfRange {
+    /// The pits or the seeds per pit are outside the preset's range.
+    #[error("{variant} takes {min}..={max} {}, not {got}", per(*option))]
+    OutOfRange {
+        /// [`GameOption::Pits`] or [`GameOption::Seeds`].
+        option: GameOption,
         /// The preset's name.
         variant: &'static str,
-        /// The pits asked for.
+        /// The count asked for.
         got: u32,
-        /// The fewest pits the preset takes.
+        /// The fewest the preset takes.
         min: u8,
-        /// The most pits the preset takes.
-        max: u8,
-    },
-    /// `--seeds` is outside the preset's range.
-    #[error("{variant} takes {min}..={max} seeds per pit, not {got}")]
-    SeedsOutOfRange {
-        /// The preset's name.
-        variant: &'static str,
-        /// The seeds per pit asked for.
-        got: u32,
-        /// The fewest seeds per pit the preset takes.
-        min: u8,
-        /// The most seeds per pit the preset takes.
+        /// The most the preset takes.
         max: u8,
     },
     /// An option was given to a preset it does not apply to.
@@ -208,6 +198,14 @@ pub enum RulesError {
     /// A move asked for after the game ended.
     #[error("the game is over; no move {0} can be played")]
     GameOver(usize),
+}
+
+/// What a count of `option` counts, for [`RulesError::OutOfRange`].
+fn per(option: GameOption) -> &'static str {
+    match option {
+        GameOption::Pits => "pits per side",
+        _ => "seeds per pit",
+    }
 }
 
 impl RulesError {

@@ -339,25 +339,21 @@ impl Variant {
         if opts.rules.has(Rule::ThreeSeeds) {
             ds = 3;
         }
-        let (pmin, pmax) = preset.pit_range();
-        let (smin, smax) = preset.seed_range();
         let pits = opts.pits.unwrap_or(dp as u32);
-        if pits < pmin as u32 || pits > pmax as u32 {
-            return Err(RulesError::PitsOutOfRange {
-                variant: preset.name(),
-                got: pits,
-                min: pmin,
-                max: pmax,
-            });
-        }
         let seeds = opts.seeds.unwrap_or(ds as u32);
-        if seeds < smin as u32 || seeds > smax as u32 {
-            return Err(RulesError::SeedsOutOfRange {
-                variant: preset.name(),
-                got: seeds,
-                min: smin,
-                max: smax,
-            });
+        for (option, got, (min, max)) in [
+            (GameOption::Pits, pits, preset.pit_range()),
+            (GameOption::Seeds, seeds, preset.seed_range()),
+        ] {
+            if got < min as u32 || got > max as u32 {
+                return Err(RulesError::OutOfRange {
+                    option,
+                    variant: preset.name(),
+                    got,
+                    min,
+                    max,
+                });
+            }
         }
         let family = preset.family();
         if 2 * pits * seeds > MAX_SEEDS {
