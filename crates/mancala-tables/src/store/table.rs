@@ -12,6 +12,18 @@ use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use xxhash_rust::xxh3::Xxh3;
 
+/// Whether a table's map is watched for its file changed in place (see `mapped`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Watching {
+    /// Not watched: a read of a file changed under it faults, as a process that writes what
+    /// it reads (a build, an import, a verification) must, rather than go on from zeros.
+    Off,
+    /// Watched from the start: for a reader that must survive a file changed in place under
+    /// it (a server, a question). A file changed while it is checked or read makes
+    /// [`FileError::Changed`], never a fault.
+    On,
+}
+
 /// An open table, probed by rank.
 pub struct Table {
     path: PathBuf,
@@ -89,19 +101,17 @@ impl Table {
         ix: &Indexer,
         check_payload: bool,
     ) -> Result<Table, FileError> {
-        Table::open_as(path, key, tier, ix, check_payload, false)
+        Table::open_as(path, key, tier, ix, check_payload, Watching::Off)
     }
 
-    /// [`Table::open`], and with `watch` the map watched from the start (see `mapped`): a
-    /// file changed in place while it is checked or read makes [`FileError::Changed`], never
-    /// a fault.
+    /// [`Table::open`], the map watched from the start or not ([`Watching`]).
     pub(crate) fn open_as(
         path: &Path,
         key: &str,
         tier: usize,
         ix: &Indexer,
         check_payload: bool,
-        watch: bool,
+        watch: Watching,
     ) -> Result<Table, FileError> {
         let file = open_regular(path)?;
         // SAFETY: table files are written once under a temporary name and renamed into place;
@@ -109,7 +119,7 @@ impl Table {
         // is caught where the map is watched (see `mapped`), and faults where it is not.
         let map = unsafe { Mmap::map(&file) }.map_err(|e| FileError::io(path, e))?;
         let mut map = FileMap::new(map);
-        if watch {
+        if watch == Watching::On {
             map.watch();
         }
         let checked = Table::check(path, key, tier, ix, check_payload, map);
@@ -238,16 +248,16 @@ impl Table {
         tier: usize,
         ix: &Indexer,
     ) -> Result<Table, FileError> {
-        Table::open_published_as(path, key, tier, ix, false)
+        Table::open_published_as(path, key, tier, ix, Watching::Off)
     }
 
-    /// [`Table::open_published`], with `watch` as in [`Table::open_as`].
+    /// [`Table::open_published`], the map watched from the start or not ([`Watching`]).
     pub(crate) fn open_published_as(
         path: &Path,
         key: &str,
         tier: usize,
         ix: &Indexer,
-        watch: bool,
+        watch: Watching,
     ) -> Result<Table, FileError> {
         let io = |e| FileError::io(path, e);
         let file = open_regular(path)?;
@@ -255,7 +265,7 @@ impl Table {
         // SAFETY: as in `open_as`.
         let map = unsafe { Mmap::map(&file) }.map_err(io)?;
         let mut map = FileMap::new(map);
-        if watch {
+        if watch == Watching::On {
             map.watch();
         }
         let want = crate::store::tier_files::published_len(ix, tier);
