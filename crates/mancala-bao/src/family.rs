@@ -2,7 +2,8 @@
 
 use crate::{best_move, new_game, options_help, preset_names, summary, BaoGame};
 use mancala_rules::{
-    downcast, Choice, Engine, GameError, GameFamily, GameSpec, Playable, PresetInfo,
+    downcast, Choice, Engine, GameError, GameFamily, GameOption, GameSpec, Playable, PresetInfo,
+    RulesError,
 };
 
 /// The two 4-row Bao presets, played by an alpha-beta search of `depth` plies.
@@ -44,13 +45,13 @@ impl GameFamily for BaoFamily {
 /// A Bao game from the user's options: the board is fixed at 4x8.
 fn game(spec: &GameSpec) -> Result<BaoGame, GameError> {
     if spec.pits.is_some() || spec.seeds.is_some() {
-        return Err(format!(
-            "{} is played on its fixed 4x8 board: drop --pits and --seeds",
-            spec.preset
-        )
+        return Err(RulesError::FixedBoard {
+            preset: spec.preset.clone(),
+            board: "4x8",
+        }
         .into());
     }
-    spec.only(&["--rule", "--position"])?;
+    spec.only(&[GameOption::Rule, GameOption::Position])?;
     Ok(new_game(
         &spec.preset,
         &spec.rules,

@@ -3,6 +3,7 @@
 
 use crate::args::VariantArgs;
 use mancala_oracle::OracleError;
+use mancala_rules::{GameOption, RulesError, Wording};
 use mancala_search::SearchError;
 use mancala_tables::{FileError, NotDistributed, TableError};
 use std::path::Path;
@@ -132,6 +133,42 @@ impl Advice<'_> {
             e => e.into(),
         }
     }
+}
+
+/// The command line's words for the options the libraries' errors name.
+pub struct CliWords;
+
+impl Wording for CliWords {
+    fn option(&self, option: GameOption) -> String {
+        let flag = match option {
+            GameOption::Pits => "--pits",
+            GameOption::Seeds => "--seeds",
+            GameOption::EmptyCapture => "--empty-capture",
+            GameOption::GrandSlam => "--grand-slam",
+            GameOption::Rule => "--rule",
+            GameOption::Owners => "--owners",
+            GameOption::Position => "--position",
+            GameOption::Setup => "--setup",
+            GameOption::Swap => "--swap",
+        };
+        flag.to_string()
+    }
+
+    fn presets(&self) -> Option<&str> {
+        Some("`mancala variants`")
+    }
+}
+
+/// An error as the command line prints it: each message of its chain, the outermost first,
+/// the rules' errors in the command line's words.
+pub fn message(e: &anyhow::Error) -> String {
+    e.chain()
+        .map(|c| match c.downcast_ref::<RulesError>() {
+            Some(r) => r.worded(&CliWords),
+            None => c.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(": ")
 }
 
 fn with_hint(e: anyhow::Error, hint: String) -> anyhow::Error {

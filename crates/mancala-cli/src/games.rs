@@ -105,9 +105,12 @@ impl GameFamily for Listed {
     }
 }
 
-/// A library error, as the command line shows it.
+/// A library error, as the command line shows it (a rules error kept whole, for its words).
 pub fn game_error(e: GameError) -> anyhow::Error {
-    anyhow!("{e}")
+    match e.downcast::<RulesError>() {
+        Ok(rules) => anyhow::Error::new(*rules),
+        Err(e) => anyhow!("{e}"),
+    }
 }
 
 /// Applies a comma-separated list of move names.

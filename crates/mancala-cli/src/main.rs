@@ -209,7 +209,7 @@ fn main() {
         if closed {
             std::process::exit(141);
         }
-        eprintln!("error: {e:#}");
+        eprintln!("error: {}", advice::message(&e));
         std::process::exit(1);
     }
 }

@@ -6,7 +6,7 @@ use crate::searching::progress_printer;
 use anyhow::Result;
 use clap::Args;
 use mancala_oracle::PackedFamily;
-use mancala_rules::{Game, Playable};
+use mancala_rules::{Game, GameOption, Playable};
 use serde_json::json;
 use std::sync::Arc;
 
@@ -127,7 +127,7 @@ impl PlayCmd {
             if !v.rules.is_empty() || v.owners.is_some() {
                 anyhow::bail!("--match plays nam-nam's own rounds: drop --rule and --owners");
             }
-            spec.only(&["--pits", "--seeds"])
+            spec.only(&[GameOption::Pits, GameOption::Seeds])
                 .map_err(games::game_error)?;
             let mut game = mancala_rules::NamNamMatch::new(spec.pits, spec.seeds)?;
             if let Some(list) = &self.moves {
@@ -157,7 +157,7 @@ impl PlayCmd {
         if self.moves.is_some() {
             anyhow::bail!("{name} has no choices during play: drop --moves");
         }
-        spec.only(&["--pits", "--seeds", "--rule"])
+        spec.only(&[GameOption::Pits, GameOption::Seeds, GameOption::Rule])
             .map_err(games::game_error)?;
         let (pits, seeds) = (spec.pits, spec.seeds);
         let opts = mancala_forced::MatchOptions {

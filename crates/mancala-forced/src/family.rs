@@ -2,7 +2,9 @@
 //! so no engine: `solve` values the distributor's setup, played both ways.
 
 use crate::{new_game, options_help, preset_names, solve_setup, summary, Outcome};
-use mancala_rules::{Field, GameError, GameFamily, GameSpec, Playable, PresetInfo, Report};
+use mancala_rules::{
+    Field, GameError, GameFamily, GameOption, GameSpec, Playable, PresetInfo, Report, RulesError,
+};
 
 /// La'b madjnuni, Leab el-akil and Leab el-ghasheem.
 pub struct ForcedFamily;
@@ -31,7 +33,12 @@ impl GameFamily for ForcedFamily {
 
     fn solve(&self, spec: &GameSpec, _node_limit: u64) -> Result<Report, GameError> {
         check(spec)?;
-        spec.only(&["--pits", "--seeds", "--rule", "--setup"])?;
+        spec.only(&[
+            GameOption::Pits,
+            GameOption::Seeds,
+            GameOption::Rule,
+            GameOption::Setup,
+        ])?;
         let v = solve_setup(
             &spec.preset,
             spec.pits,
@@ -72,13 +79,18 @@ impl GameFamily for ForcedFamily {
 /// A forced game starts from a setup, never from a position.
 fn check(spec: &GameSpec) -> Result<(), GameError> {
     if spec.position.is_some() {
-        return Err(format!(
-            "{} starts from a setup: give --setup \"c1 c2 ..\" instead of a position",
-            spec.preset
-        )
+        return Err(RulesError::SetupNotPosition {
+            preset: spec.preset.clone(),
+        }
         .into());
     }
-    spec.only(&["--pits", "--seeds", "--rule", "--setup", "--swap"])
+    spec.only(&[
+        GameOption::Pits,
+        GameOption::Seeds,
+        GameOption::Rule,
+        GameOption::Setup,
+        GameOption::Swap,
+    ])
 }
 
 fn outcome(o: &Outcome) -> Field {

@@ -3,7 +3,8 @@
 
 use crate::{new_game, options_help, preset_names, solve, summary, MultiGame};
 use mancala_rules::{
-    downcast, Choice, Engine, Field, GameError, GameFamily, GameSpec, Playable, PresetInfo, Report,
+    downcast, Choice, Engine, Field, GameError, GameFamily, GameOption, GameSpec, Playable,
+    PresetInfo, Report,
 };
 
 /// Mankala uniwersalna for 2, 3 and 4 players; its engine is max-n within `node_limit` nodes.
@@ -73,7 +74,12 @@ impl GameFamily for MultiFamily {
 }
 
 fn game(spec: &GameSpec) -> Result<MultiGame, GameError> {
-    spec.only(&["--pits", "--seeds", "--rule", "--position"])?;
+    spec.only(&[
+        GameOption::Pits,
+        GameOption::Seeds,
+        GameOption::Rule,
+        GameOption::Position,
+    ])?;
     Ok(new_game(
         &spec.preset,
         spec.pits,

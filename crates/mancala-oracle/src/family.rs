@@ -3,8 +3,8 @@
 
 use crate::{Oracle, Settings};
 use mancala_rules::{
-    downcast, parse_position, Choice, Engine, Family, Game, GameError, GameFamily, GameSpec,
-    Playable, Preset, PresetInfo, Rule, Side,
+    downcast, parse_position, Choice, Engine, Family, Game, GameError, GameFamily, GameOption,
+    GameSpec, Playable, Preset, PresetInfo, Rule, Side,
 };
 use mancala_search::Observer;
 use mancala_tables::BuildObserver;
@@ -94,15 +94,8 @@ impl GameFamily for PackedFamily {
 /// A packed game from the user's options, at its start or at `spec.position` (South to move,
 /// unless the position says North).
 pub fn game(spec: &GameSpec) -> Result<Game, GameError> {
-    spec.only(&[
-        "--pits",
-        "--seeds",
-        "--empty-capture",
-        "--grand-slam",
-        "--rule",
-        "--owners",
-        "--position",
-    ])?;
+    use GameOption::*;
+    spec.only(&[Pits, Seeds, EmptyCapture, GrandSlam, Rule, Owners, Position])?;
     let rules = mancala_rules::Rules::new(spec.variant()?);
     Ok(match &spec.position {
         Some(p) => {

@@ -9,7 +9,7 @@ use mancala_search::{
     Interrupt, Memory, MoveValue, Observer, SearchError, Solution, Solver, PV_LIMIT,
 };
 use mancala_tables::checked::Stamp;
-use mancala_tables::{build, BuildObserver, BuildOptions, Payload, Tables, MAX_TIER};
+use mancala_tables::{build, BuildObserver, BuildOptions, Payload, Tables, Watching, MAX_TIER};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -132,9 +132,14 @@ impl Oracle {
             TableSize::UpTo(n) => n.min(cap),
             TableSize::Auto => default_tables(&self.rules, seeds).min(cap),
         };
-        let present =
-            Tables::open_watched(&self.settings.dir, &self.rules, cap, Payload::Unchecked)?
-                .complete_up_to();
+        let present = Tables::open_with(
+            &self.settings.dir,
+            &self.rules,
+            cap,
+            Payload::Unchecked,
+            Watching::On,
+        )?
+        .complete_up_to();
         let (up_to, build) = match present {
             // A larger complete set costs nothing more to use, unless a size was asked for.
             Some(k) if k >= want && self.settings.tables == TableSize::Auto => (k, false),
@@ -184,7 +189,12 @@ impl Oracle {
     /// them, as with [`Oracle::open_built`]).
     pub fn use_published(&mut self, dir: &Path, max: usize) -> Result<(), OracleError> {
         let max = max.min(self.rules.max_seeds()).min(MAX_TIER);
-        self.tables = Some(Tables::open_published_watched(dir, &self.rules, max)?);
+        self.tables = Some(Tables::open_published_with(
+            dir,
+            &self.rules,
+            max,
+            Watching::On,
+        )?);
         Ok(())
     }
 
@@ -205,9 +215,13 @@ impl Oracle {
         let max = max.min(self.rules.max_seeds()).min(MAX_TIER);
         self.tables = Some(match check_payload {
             true => open_checked(&self.settings.dir, &self.rules, max)?,
-            false => {
-                Tables::open_watched(&self.settings.dir, &self.rules, max, Payload::Unchecked)?
-            }
+            false => Tables::open_with(
+                &self.settings.dir,
+                &self.rules,
+                max,
+                Payload::Unchecked,
+                Watching::On,
+            )?,
         });
         Ok(())
     }
@@ -520,7 +534,7 @@ fn open_checked(dir: &Path, rules: &Rules, max: usize) -> Result<Tables, OracleE
         true => Payload::Unchecked,
         false => Payload::Checked,
     };
-    let tables = Tables::open_watched(dir, rules, max, payload)?;
+    let tables = Tables::open_with(dir, rules, max, payload, Watching::On)?;
     if !recorded {
         stamp.record();
     }

@@ -1,7 +1,7 @@
 //! Between Python and the engine: JSON answers to Python objects, positions and moves from
 //! Python objects.
 
-use crate::errors::value_error;
+use crate::errors::rules_error;
 use mancala_oracle::{Answer, Source};
 use mancala_rules::{parse_position, position_from_pits, Board, Rules};
 use pyo3::exceptions::PyTypeError;
@@ -94,7 +94,7 @@ pub fn board(rules: &Rules, position: &Bound<'_, PyAny>) -> PyResult<Board> {
         Some(c) => position_from_pits(rules, &c, false),
         None => parse_position(rules, &position.extract::<String>()?),
     }
-    .map_err(value_error)
+    .map_err(rules_error)
 }
 
 /// A position as the command line's text, for the game families that read it.

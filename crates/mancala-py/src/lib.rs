@@ -66,7 +66,7 @@ fn play<'py>(
     }
     .spec(variant)?;
     spec.position = position.map(convert::position_text).transpose()?;
-    let mut game = mancala_oracle::game(&spec).map_err(errors::value_error)?;
+    let mut game = mancala_oracle::game(&spec).map_err(errors::game_error)?;
     for (i, mv) in convert::move_names(moves)?.iter().enumerate() {
         let who = Playable::to_move(&game);
         Playable::play(&mut game, mv)

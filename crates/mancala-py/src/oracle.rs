@@ -2,7 +2,7 @@
 //! published Awari database's files), with batch calls for training code.
 
 use crate::convert::{self, to_py};
-use crate::errors::{oracle_error, table_error, value_error};
+use crate::errors::{oracle_error, rules_error, table_error, value_error, PyWords};
 use crate::spec::GameOptions;
 use crate::watch::interruptible;
 use mancala_oracle::{
@@ -83,7 +83,9 @@ impl From<OracleError> for Failure {
 impl From<Failure> for PyErr {
     fn from(f: Failure) -> PyErr {
         match f {
-            Failure::Position(i, e) => PyValueError::new_err(format!("positions[{i}]: {e}")),
+            Failure::Position(i, e) => {
+                PyValueError::new_err(format!("positions[{i}]: {}", e.worded(&PyWords)))
+            }
             Failure::Oracle(e) => oracle_error(e),
         }
     }
@@ -332,7 +334,7 @@ impl Oracle {
             owners,
         }
         .spec(variant)?;
-        let rules = Rules::new(spec.variant().map_err(value_error)?);
+        let rules = Rules::new(spec.variant().map_err(rules_error)?);
         if dir.exists() && !dir.is_dir() {
             return Err(value_error(format!(
                 "dir {} is a file, not a folder: give the folder the tables are (or will be) in",

@@ -7,7 +7,7 @@
 //! crate, implementing [`GameFamily`] (and [`Engine`] if something can play it), and adding
 //! the family to that one list.
 
-use crate::Playable;
+use crate::{GameOption, Playable, RulesError};
 use std::error::Error;
 
 /// An error from a game crate, already worded for the user (each crate keeps its own typed
@@ -41,45 +41,35 @@ pub struct GameSpec {
 }
 
 impl GameSpec {
-    /// The options given, by flag name.
-    pub fn given(&self) -> Vec<&'static str> {
-        let mut out = Vec::new();
-        for (flag, set) in [
-            ("--pits", self.pits.is_some()),
-            ("--seeds", self.seeds.is_some()),
-            ("--empty-capture", self.empty_capture),
-            ("--grand-slam", self.grand_slam.is_some()),
-            ("--rule", !self.rules.is_empty()),
-            ("--owners", self.owners.is_some()),
-            ("--position", self.position.is_some()),
-            ("--setup", self.setup.is_some()),
-            ("--swap", self.swapped),
-        ] {
-            if set {
-                out.push(flag);
-            }
-        }
-        out
+    /// The options given.
+    pub fn given(&self) -> Vec<GameOption> {
+        GameOption::ALL
+            .into_iter()
+            .filter(|&option| match option {
+                GameOption::Pits => self.pits.is_some(),
+                GameOption::Seeds => self.seeds.is_some(),
+                GameOption::EmptyCapture => self.empty_capture,
+                GameOption::GrandSlam => self.grand_slam.is_some(),
+                GameOption::Rule => !self.rules.is_empty(),
+                GameOption::Owners => self.owners.is_some(),
+                GameOption::Position => self.position.is_some(),
+                GameOption::Setup => self.setup.is_some(),
+                GameOption::Swap => self.swapped,
+            })
+            .collect()
     }
 
-    /// Fails on the first option given that is not in `allowed`, saying which games take it.
-    pub fn only(&self, allowed: &[&str]) -> Result<(), GameError> {
-        let Some(flag) = self.given().into_iter().find(|f| !allowed.contains(f)) else {
-            return Ok(());
-        };
-        let takers = match flag {
-            "--empty-capture" => "kalah and mancala",
-            "--grand-slam" => "wari",
-            "--owners" => "nam-nam",
-            "--setup" | "--swap" => "the forced-move games (madjnuni, el-akil, el-ghasheem)",
-            "--position" => "the games that start from a position",
-            _ => "other games",
-        };
-        Err(format!(
-            "{} does not take {flag}: it belongs to {takers}; drop it",
-            self.preset
-        )
-        .into())
+    /// Fails on the first option given that is not in `allowed`, saying which games take it
+    /// ([`RulesError::OptionNotTaken`]).
+    pub fn only(&self, allowed: &[GameOption]) -> Result<(), GameError> {
+        match self.given().into_iter().find(|o| !allowed.contains(o)) {
+            None => Ok(()),
+            Some(option) => Err(RulesError::OptionNotTaken {
+                preset: self.preset.clone(),
+                option,
+            }
+            .into()),
+        }
     }
 }
 

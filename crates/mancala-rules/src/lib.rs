@@ -50,6 +50,7 @@ mod playable;
 mod rules;
 mod sowing;
 mod variant;
+mod words;
 
 pub use board::{byte_sum, ones, Board, NORTH};
 pub use family::{
@@ -64,6 +65,7 @@ pub use rules::{Child, Children, MoveAt, Next, Node, Rules, MAX_MOVES, PASS, STO
 pub use variant::{
     CaptureScope, Family, GrandSlam, Options, PlayEnd, Preset, Starving, Variant, MAX_SEEDS,
 };
+pub use words::{GameOption, Neutral, Wording};
 
 /// A count as people read it, its digits grouped by thousands: `29,775,109`. Every message
 /// meant for people (the command line's text, errors, the web oracle's error messages) shows
@@ -86,41 +88,32 @@ impl std::fmt::Display for Grouped {
     }
 }
 
-/// Every way user input or a move can be wrong. Each message says what to do instead.
+/// Every way user input or a move can be wrong. Each message says what to do instead, in
+/// neutral words; [`RulesError::worded`] names the options as a front end does.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RulesError {
     /// No preset has this name.
-    #[error("unknown variant '{0}'; run `mancala variants` for the list")]
+    #[error("{}", self.worded(&Neutral))]
     UnknownVariant(String),
-    /// `--pits` is outside the preset's range.
-    #[error("{variant} takes {min}..={max} pits per side, not {got}")]
-    PitsOutOfRange {
+    /// The pits or the seeds per pit are outside the preset's range.
+    #[error("{variant} takes {min}..={max} {}, not {got}", per(*option))]
+    OutOfRange {
+        /// [`GameOption::Pits`] or [`GameOption::Seeds`].
+        option: GameOption,
         /// The preset's name.
         variant: &'static str,
-        /// The pits asked for.
+        /// The count asked for.
         got: u32,
-        /// The fewest pits the preset takes.
+        /// The fewest the preset takes.
         min: u8,
-        /// The most pits the preset takes.
-        max: u8,
-    },
-    /// `--seeds` is outside the preset's range.
-    #[error("{variant} takes {min}..={max} seeds per pit, not {got}")]
-    SeedsOutOfRange {
-        /// The preset's name.
-        variant: &'static str,
-        /// The seeds per pit asked for.
-        got: u32,
-        /// The fewest seeds per pit the preset takes.
-        min: u8,
-        /// The most seeds per pit the preset takes.
+        /// The most the preset takes.
         max: u8,
     },
     /// An option was given to a preset it does not apply to.
-    #[error("option {option} does not apply to {variant}: {hint}")]
+    #[error("{}", self.worded(&Neutral))]
     OptionNotForVariant {
-        /// The option, as typed on the command line.
-        option: &'static str,
+        /// The option.
+        option: GameOption,
         /// The preset's name.
         variant: &'static str,
         /// What to do instead.
@@ -140,7 +133,7 @@ pub enum RulesError {
         choices: String,
     },
     /// The board would hold more seeds than a packed pit byte allows.
-    #[error("{variant} holds at most {max} seeds (one byte a pit, its top bit kept free); {got} is too many: lower --pits or --seeds")]
+    #[error("{}", self.worded(&Neutral))]
     TooManySeeds {
         /// The preset's name.
         variant: &'static str,
@@ -153,11 +146,44 @@ pub enum RulesError {
     #[error("{0}")]
     BadMatchMove(String),
     /// `--owners` is not a valid ownership string.
-    #[error("bad --owners: {0}")]
+    #[error("{}", self.worded(&Neutral))]
     BadOwners(String),
     /// A position string that cannot be read or does not fit the rules.
     #[error("bad position: {0}")]
     BadPosition(String),
+    /// A position names a side to move (the word given) where the players own the same pits.
+    #[error("{}", self.worded(&Neutral))]
+    SideNotNeeded(String),
+    /// A position holds more seeds than the game has.
+    #[error("{}", self.worded(&Neutral))]
+    TooManySeedsInPosition {
+        /// The seeds in the position's pits.
+        total: u32,
+        /// The seeds the game has.
+        max: u32,
+    },
+    /// An option was given to a preset whose family does not take it.
+    #[error("{}", self.worded(&Neutral))]
+    OptionNotTaken {
+        /// The preset's name.
+        preset: String,
+        /// The option.
+        option: GameOption,
+    },
+    /// Pits or seeds were given to a preset played on one board only.
+    #[error("{}", self.worded(&Neutral))]
+    FixedBoard {
+        /// The preset's name.
+        preset: String,
+        /// Its board, e.g. `4x8`.
+        board: &'static str,
+    },
+    /// A position was given to a preset that starts from a setup.
+    #[error("{}", self.worded(&Neutral))]
+    SetupNotPosition {
+        /// The preset's name.
+        preset: String,
+    },
     /// A move name that is not a pit index (with the largest pit index).
     #[error("bad move '{0}': give the mover's pit index 0..{1} (or a letter a..)")]
     BadMove(String, usize),
@@ -172,4 +198,61 @@ pub enum RulesError {
     /// A move asked for after the game ended.
     #[error("the game is over; no move {0} can be played")]
     GameOver(usize),
+}
+
+/// What a count of `option` counts, for [`RulesError::OutOfRange`].
+fn per(option: GameOption) -> &'static str {
+    match option {
+        GameOption::Pits => "pits per side",
+        _ => "seeds per pit",
+    }
+}
+
+impl RulesError {
+    /// The message with the options named in `words` (the [`std::fmt::Display`] of an error
+    /// is this in [`Neutral`] words).
+    pub fn worded(&self, words: &dyn Wording) -> String {
+        let o = |option| words.option(option);
+        match self {
+            RulesError::UnknownVariant(name) => match words.presets() {
+                Some(list) => format!("unknown variant '{name}'; run {list} for the list"),
+                None => format!("unknown variant '{name}'"),
+            },
+            RulesError::OptionNotForVariant {
+                option,
+                variant,
+                hint,
+            } => format!("option {} does not apply to {variant}: {hint}", o(*option)),
+            RulesError::TooManySeeds { variant, got, max } => format!(
+                "{variant} holds at most {max} seeds (one byte a pit, its top bit kept free); {got} is too many: lower {} or {}",
+                o(GameOption::Pits),
+                o(GameOption::Seeds)
+            ),
+            RulesError::BadOwners(why) => format!("bad {}: {why}", o(GameOption::Owners)),
+            RulesError::SideNotNeeded(side) => format!(
+                "bad position: '{side}': a side to move is given only where the players own different pits (nam-nam {}); here the mover's pits come first",
+                o(GameOption::Owners)
+            ),
+            RulesError::TooManySeedsInPosition { total, max } => format!(
+                "bad position: {total} seeds in the pits, but this game has only {max} (raise {} or {})",
+                o(GameOption::Seeds),
+                o(GameOption::Pits)
+            ),
+            RulesError::OptionNotTaken { preset, option } => format!(
+                "{preset} does not take {}: it belongs to {}; drop it",
+                o(*option),
+                option.takers()
+            ),
+            RulesError::FixedBoard { preset, board } => format!(
+                "{preset} is played on its fixed {board} board: drop {} and {}",
+                o(GameOption::Pits),
+                o(GameOption::Seeds)
+            ),
+            RulesError::SetupNotPosition { preset } => format!(
+                "{preset} starts from a setup: give {} \"c1 c2 ..\" instead of a position",
+                o(GameOption::Setup)
+            ),
+            e => e.to_string(),
+        }
+    }
 }

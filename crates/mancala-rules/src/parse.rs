@@ -15,9 +15,7 @@ pub fn parse_position(rules: &Rules, text: &str) -> Result<Board, RulesError> {
     if let Some(side) = tokens.last().map(|t| t.to_ascii_lowercase()) {
         if matches!(side.as_str(), "n" | "north" | "s" | "south") {
             if !rules.sided() {
-                return Err(RulesError::BadPosition(format!(
-                    "'{side}': a side to move is given only where the players own different pits (nam-nam --owners); here the mover's pits come first"
-                )));
+                return Err(RulesError::SideNotNeeded(side));
             }
             north = side.starts_with('n');
             tokens.pop();
@@ -80,10 +78,10 @@ fn check_pit(rules: &Rules, n: i64) -> Result<u8, RulesError> {
 fn board_of(rules: &Rules, pits: &[u8], north: bool) -> Result<Board, RulesError> {
     let total: u32 = pits.iter().map(|&p| p as u32).sum();
     if total > rules.max_seeds() as u32 {
-        return Err(RulesError::BadPosition(format!(
-            "{total} seeds in the pits, but this game has only {} (raise --seeds or --pits)",
-            rules.max_seeds()
-        )));
+        return Err(RulesError::TooManySeedsInPosition {
+            total,
+            max: rules.max_seeds() as u32,
+        });
     }
     Ok(Board::from_pits(pits).with_north(north))
 }

@@ -4,7 +4,7 @@
 //! lookup tables the hot path uses. The table key ([`Variant::key`]) names every choice that
 //! can change a position's value, so tables of different rule sets never mix.
 
-use crate::{Rule, RuleSet, RulesError};
+use crate::{GameOption, Rule, RuleSet, RulesError};
 use std::fmt;
 use std::str::FromStr;
 
@@ -339,25 +339,21 @@ impl Variant {
         if opts.rules.has(Rule::ThreeSeeds) {
             ds = 3;
         }
-        let (pmin, pmax) = preset.pit_range();
-        let (smin, smax) = preset.seed_range();
         let pits = opts.pits.unwrap_or(dp as u32);
-        if pits < pmin as u32 || pits > pmax as u32 {
-            return Err(RulesError::PitsOutOfRange {
-                variant: preset.name(),
-                got: pits,
-                min: pmin,
-                max: pmax,
-            });
-        }
         let seeds = opts.seeds.unwrap_or(ds as u32);
-        if seeds < smin as u32 || seeds > smax as u32 {
-            return Err(RulesError::SeedsOutOfRange {
-                variant: preset.name(),
-                got: seeds,
-                min: smin,
-                max: smax,
-            });
+        for (option, got, (min, max)) in [
+            (GameOption::Pits, pits, preset.pit_range()),
+            (GameOption::Seeds, seeds, preset.seed_range()),
+        ] {
+            if got < min as u32 || got > max as u32 {
+                return Err(RulesError::OutOfRange {
+                    option,
+                    variant: preset.name(),
+                    got,
+                    min,
+                    max,
+                });
+            }
         }
         let family = preset.family();
         if 2 * pits * seeds > MAX_SEEDS {
@@ -372,7 +368,7 @@ impl Variant {
             None => row,
             Some(_) if preset != Preset::NamNam => {
                 return Err(RulesError::OptionNotForVariant {
-                    option: "--owners",
+                    option: GameOption::Owners,
                     variant: preset.name(),
                     hint: "pits change hands only in nam-nam",
                 })
@@ -391,14 +387,14 @@ impl Variant {
         };
         if opts.empty_capture && family != Family::Kalah {
             return Err(RulesError::OptionNotForVariant {
-                option: "--empty-capture",
+                option: GameOption::EmptyCapture,
                 variant: preset.name(),
                 hint: "it applies to kalah and mancala",
             });
         }
         if opts.grand_slam.is_some() && preset != Preset::Wari {
             return Err(RulesError::OptionNotForVariant {
-                option: "--grand-slam",
+                option: GameOption::GrandSlam,
                 variant: preset.name(),
                 hint: "it applies to wari (awari captures, oware captures nothing)",
             });

@@ -13,7 +13,7 @@ use axum::{Json, Router};
 use mancala_oracle::json;
 use mancala_oracle::{highest_published, PackedFamily, Settings};
 use mancala_rules::{Board, GameFamily, Grouped, Preset, Rules, Variant};
-use mancala_tables::{Payload, Tables, MAX_TIER};
+use mancala_tables::{Payload, Tables, Watching, MAX_TIER};
 use serde_json::{json, Value};
 use std::sync::Arc;
 use std::time::Instant;
@@ -107,7 +107,8 @@ fn pairs(
 async fn rule_set(s: &Arc<Shared>, p: &Pairs) -> Result<Arc<RuleSet>, ApiError> {
     let variant = request::spec(p)?.variant().map_err(|e| {
         ApiError::bad(format!(
-            "{e} (/api/variants lists the presets with tables and their options)"
+            "{} (/api/variants lists the presets with tables and their options)",
+            e.worded(&request::ApiWords)
         ))
     })?;
     s.rule_set(variant).await
@@ -158,7 +159,7 @@ fn built_sets(config: &Config) -> Vec<Value> {
     if let Some(vu) = &config.vu_dir {
         let rules = Rules::new(Variant::preset(Preset::Awari));
         let up_to = highest_published(vu, &rules)
-            .and_then(|max| Tables::open_published_watched(vu, &rules, max).ok())
+            .and_then(|max| Tables::open_published_with(vu, &rules, max, Watching::On).ok())
             .and_then(|t| t.complete_up_to());
         if let Some(up_to) = up_to {
             out.push(built(&rules, up_to, "published"));
@@ -180,7 +181,7 @@ fn built_sets(config: &Config) -> Vec<Value> {
         }
         let rules = Rules::new(v);
         let max = rules.max_seeds().min(MAX_TIER);
-        let up_to = Tables::open_watched(&config.dir, &rules, max, Payload::Unchecked)
+        let up_to = Tables::open_with(&config.dir, &rules, max, Payload::Unchecked, Watching::On)
             .ok()
             .and_then(|t| t.complete_up_to());
         if let Some(up_to) = up_to {

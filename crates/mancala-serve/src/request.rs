@@ -5,7 +5,9 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use mancala_oracle::OracleError;
-use mancala_rules::{parse_moves, parse_position, Board, Game, GameSpec, Rules, Side};
+use mancala_rules::{
+    parse_moves, parse_position, Board, Game, GameOption, GameSpec, Rules, Side, Wording,
+};
 use mancala_search::SearchError;
 use mancala_tables::{FileError, TableError};
 use serde_json::json;
@@ -26,7 +28,7 @@ impl ApiError {
     pub fn new(status: StatusCode, message: impl std::fmt::Display) -> ApiError {
         ApiError {
             status,
-            message: api_words(&message.to_string()),
+            message: message.to_string(),
         }
     }
 
@@ -89,25 +91,29 @@ impl IntoResponse for ApiError {
     }
 }
 
-/// The libraries name options as the command line spells them (`--seeds`); a web client
-/// sends parameters (`seeds`). Every message the API sends says the parameter.
-fn api_words(message: &str) -> String {
-    const FLAGS: &[(&str, &str)] = &[
-        ("--empty-capture", "empty_capture"),
-        ("--grand-slam", "grand_slam"),
-        ("--position", "position"),
-        ("--owners", "owners"),
-        ("--pits", "pits"),
-        ("--seeds", "seeds"),
-        ("--rule", "rule"),
-        ("`mancala variants`", "/api/variants"),
-        ("mancala variants", "/api/variants"),
-    ];
-    let mut out = message.to_string();
-    for (flag, param) in FLAGS {
-        out = out.replace(flag, param);
+/// The API's words for the options the libraries' errors name: its parameters.
+pub struct ApiWords;
+
+impl Wording for ApiWords {
+    fn option(&self, option: GameOption) -> String {
+        let param = match option {
+            GameOption::Pits => "pits",
+            GameOption::Seeds => "seeds",
+            GameOption::EmptyCapture => "empty_capture",
+            GameOption::GrandSlam => "grand_slam",
+            GameOption::Rule => "rule",
+            GameOption::Owners => "owners",
+            GameOption::Position => "position",
+            // Not parameters of the API: the games that take them have no tables.
+            GameOption::Setup => "setup",
+            GameOption::Swap => "swap",
+        };
+        param.to_string()
     }
-    out
+
+    fn presets(&self) -> Option<&str> {
+        Some("/api/variants")
+    }
 }
 
 /// The query string as pairs (a name may come more than once: `rule`).
@@ -219,7 +225,8 @@ fn side(p: &Pairs) -> Result<Option<Side>, ApiError> {
 
 /// A position as a query takes it (the side to move's pits first).
 pub fn board(rules: &Rules, text: &str) -> Result<Board, ApiError> {
-    parse_position(rules, text).map_err(|e| ApiError::bad(format!("position: {e}")))
+    parse_position(rules, text)
+        .map_err(|e| ApiError::bad(format!("position: {}", e.worded(&ApiWords))))
 }
 
 /// The game a request describes, and the position a question about it asks about. Its

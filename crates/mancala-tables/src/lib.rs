@@ -59,7 +59,7 @@ pub use solver::{progress_units, solve_tier, Checkpoint, Layout, Resume, MAX_STA
 pub use store::checked;
 pub use store::format;
 pub use store::published;
-pub use store::table::{write_table, write_table_from_parts, Table};
+pub use store::table::{write_table, write_table_from_parts, Table, Watching};
 pub use store::tier_files::{tier_path, TierFiles};
 pub use summary::TierSummary;
 pub use verify::{

@@ -5,7 +5,7 @@ use crate::error::{FileError, TableError};
 use crate::store::codec::{self, Unpacked};
 use crate::store::format::BLOCK;
 
-use crate::store::table::Table;
+use crate::store::table::{Table, Watching};
 use crate::store::tier_files::{published_path, tier_path};
 use mancala_index::{Indexer, Order};
 use mancala_rules::{Board, Next, Node, Rules};
@@ -67,28 +67,17 @@ impl Tables {
         max: usize,
         payload: impl Into<Payload>,
     ) -> Result<Tables, TableError> {
-        Tables::open_as(dir, rules, max, payload.into(), false)
+        Tables::open_with(dir, rules, max, payload.into(), Watching::Off)
     }
 
-    /// [`Tables::open`] for a reader that must survive a file changed in place under it (a
-    /// server, a question): every map is watched from the start (see [`Tables::unchanged`]).
-    /// Not for a process that writes what it reads (a build, an import): it faults instead
-    /// of reading zeros.
-    pub fn open_watched(
-        dir: &Path,
-        rules: &Rules,
-        max: usize,
-        payload: impl Into<Payload>,
-    ) -> Result<Tables, TableError> {
-        Tables::open_as(dir, rules, max, payload.into(), true)
-    }
-
-    fn open_as(
+    /// [`Tables::open`], every map watched from the start or not ([`Watching`]; a watched set
+    /// says whether its files are still those opened: [`Tables::unchanged`]).
+    pub fn open_with(
         dir: &Path,
         rules: &Rules,
         max: usize,
         payload: Payload,
-        watch: bool,
+        watch: Watching,
     ) -> Result<Tables, TableError> {
         let check_payload = payload == Payload::Checked;
         let ix = Indexer::new(rules, max)?;
@@ -133,23 +122,15 @@ impl Tables {
     /// their tiers as the database does (the Awari type). The start position, which the
     /// database leaves out, gets its value from its moves.
     pub fn open_published(dir: &Path, rules: &Rules, max: usize) -> Result<Tables, TableError> {
-        Tables::open_published_as(dir, rules, max, false)
+        Tables::open_published_with(dir, rules, max, Watching::Off)
     }
 
-    /// [`Tables::open_published`] watched, as [`Tables::open_watched`].
-    pub fn open_published_watched(
+    /// [`Tables::open_published`], every map watched or not, as [`Tables::open_with`].
+    pub fn open_published_with(
         dir: &Path,
         rules: &Rules,
         max: usize,
-    ) -> Result<Tables, TableError> {
-        Tables::open_published_as(dir, rules, max, true)
-    }
-
-    fn open_published_as(
-        dir: &Path,
-        rules: &Rules,
-        max: usize,
-        watch: bool,
+        watch: Watching,
     ) -> Result<Tables, TableError> {
         // A folder that is not there is said to be so, not taken for one whose files are all
         // missing.

@@ -2,7 +2,7 @@
 //! processes of an MPI job (`--mpi`).
 
 use super::progress::Display;
-use super::{check_memory, Bars, TableArgs, Workers};
+use super::{check_memory, Bars, BuildTiers, Workers};
 use crate::advice::size_text;
 use crate::args::{parse_size, set_threads};
 use crate::tiers::{group, seconds_sum};
@@ -16,16 +16,7 @@ use std::time::Duration;
 #[derive(Args, Debug)]
 pub struct BuildCmd {
     #[command(flatten)]
-    table: TableArgs,
-
-    /// Build every tier 0..=N (seeds in the pits)
-    #[arg(
-        long,
-        value_name = "N",
-        allow_negative_numbers = true,
-        default_value_t = 16
-    )]
-    max_seeds: usize,
+    tiers: BuildTiers,
 
     #[command(flatten)]
     workers: Workers,
@@ -82,14 +73,14 @@ impl BuildCmd {
         if self.mpi {
             return self.run_distributed();
         }
-        let rules = self.table.rules()?;
+        let rules = self.tiers.table.rules()?;
         set_threads(self.workers.threads)?;
         let every = self.checkpoint_every()?;
         let budget = self.memory.unwrap_or_else(default_budget);
         check_memory(budget)?;
         let opts = BuildOptions {
-            dir: self.table.dir.clone(),
-            max_seeds: self.max_seeds,
+            dir: self.tiers.table.dir.clone(),
+            max_seeds: self.tiers.max_seeds,
             compress: self.compress,
             memory: Some(budget),
             checkpoint_every: Some(every),
@@ -104,14 +95,14 @@ impl BuildCmd {
             println!(
                 "Building {} tiers 0..={} in {}",
                 rules.variant(),
-                self.max_seeds,
-                self.table.dir.join(rules.variant().key()).display()
+                self.tiers.max_seeds,
+                self.tiers.table.dir.join(rules.variant().key()).display()
             );
         }
         {
             let on_disk: Vec<String> = plan(
                 &rules,
-                self.max_seeds,
+                self.tiers.max_seeds,
                 budget,
                 rayon::current_num_threads(),
                 &Rates::default(),
@@ -152,7 +143,7 @@ impl BuildCmd {
                 println!("{line}");
             }
         }
-        let advice = self.table.advice();
+        let advice = self.tiers.table.advice();
         let reports = build(&rules, &opts, &display).map_err(|e| advice.table(e))?;
         if !self.json {
             summary(&reports);
@@ -181,7 +172,7 @@ impl BuildCmd {
         use mancala_tables::{build_distributed, BuildObserver, Cluster};
         // Everything that can be refused is checked before MPI starts: after, an error on
         // one process must stop them all.
-        let rules = self.table.rules()?;
+        let rules = self.tiers.table.rules()?;
         self.checkpoint_every()?;
         crate::args::threads(self.workers.threads)?;
         if let Some(m) = self.memory {
@@ -190,7 +181,10 @@ impl BuildCmd {
         let mpi = crate::mpi::Mpi::init()?;
         let (me, processes, here) = (mpi.rank(), mpi.size(), mpi.on_this_machine());
         let stop = |e: anyhow::Error| -> ! {
-            eprintln!("error (process {me} of {processes}): {e:#}");
+            eprintln!(
+                "error (process {me} of {processes}): {}",
+                crate::advice::message(&e)
+            );
             mpi.abort(1)
         };
         let cores = crate::args::cores();
@@ -200,8 +194,8 @@ impl BuildCmd {
         }
         let budget = self.memory.unwrap_or(default_budget() / here as u64);
         let opts = BuildOptions {
-            dir: self.table.dir.clone(),
-            max_seeds: self.max_seeds,
+            dir: self.tiers.table.dir.clone(),
+            max_seeds: self.tiers.max_seeds,
             compress: self.compress,
             memory: Some(budget),
             checkpoint_every: None,
@@ -216,8 +210,8 @@ impl BuildCmd {
             println!(
                 "Building {} tiers 0..={} in {}, each split across {processes} processes ({threads} threads each, memory budget {} each)",
                 rules.variant(),
-                self.max_seeds,
-                self.table.dir.join(rules.variant().key()).display(),
+                self.tiers.max_seeds,
+                self.tiers.table.dir.join(rules.variant().key()).display(),
                 size_text(budget)
             );
         }
@@ -240,7 +234,7 @@ impl BuildCmd {
                 }
                 Ok(())
             }
-            Err(e) => stop(self.table.advice().table(e)),
+            Err(e) => stop(self.tiers.table.advice().table(e)),
         }
     }
 }

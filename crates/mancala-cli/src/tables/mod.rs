@@ -53,6 +53,23 @@ impl TableArgs {
     }
 }
 
+/// The rule set, its folder and the tiers of a build: what `build` and `plan` name (`plan`
+/// words the help of `--max-seeds` its own way).
+#[derive(Args, Debug)]
+pub struct BuildTiers {
+    #[command(flatten)]
+    pub table: TableArgs,
+
+    /// Build every tier 0..=N (seeds in the pits)
+    #[arg(
+        long,
+        value_name = "N",
+        allow_negative_numbers = true,
+        default_value_t = 16
+    )]
+    pub max_seeds: usize,
+}
+
 /// `--threads` of the commands that run a pool of workers (`build`, `verify`).
 #[derive(Args, Debug)]
 pub struct Workers {

@@ -1,7 +1,7 @@
 //! `mancala plan`: what a build needs per tier (memory, disk, time) on a given machine,
 //! from the plan the build itself follows.
 
-use super::TableArgs;
+use super::BuildTiers;
 use crate::advice::size_text;
 use crate::args::parse_size;
 use crate::tiers::group;
@@ -15,18 +15,10 @@ use mancala_tables::plan::{
 use mancala_tables::TableError;
 
 #[derive(Args, Debug)]
+#[command(mut_arg("max_seeds", |a| a.help("Plan every tier 0..=N (seeds in the pits)")))]
 pub struct PlanCmd {
     #[command(flatten)]
-    table: TableArgs,
-
-    /// Plan every tier 0..=N (seeds in the pits)
-    #[arg(
-        long,
-        value_name = "N",
-        allow_negative_numbers = true,
-        default_value_t = 16
-    )]
-    max_seeds: usize,
+    tiers: BuildTiers,
 
     /// Memory of the machine to plan for (20G, 1T; default: 80% of this machine's)
     #[arg(long, value_name = "SIZE", allow_hyphen_values = true, value_parser = parse_size)]
@@ -67,7 +59,7 @@ pub struct PlanCmd {
 }
 impl PlanCmd {
     pub fn run(&self) -> Result<()> {
-        let rules = self.table.rules()?;
+        let rules = self.tiers.table.rules()?;
         let threads = match self.threads {
             Some(t) if !(1..=65536).contains(&t) => {
                 bail!("--threads {t}: give 1 to 65536 threads of the machine to plan for")
@@ -80,18 +72,18 @@ impl PlanCmd {
         let tiers = match self.ranks {
             Some(0) => bail!("--ranks must be at least 1"),
             Some(r) if r > 1 << 20 => bail!("--ranks must be at most {}", 1 << 20),
-            Some(r) => plan_distributed(&rules, self.max_seeds, r, budget, threads, &rates),
+            Some(r) => plan_distributed(&rules, self.tiers.max_seeds, r, budget, threads, &rates),
             // A build checkpoints big tiers with thresholds inside phase 1 by default.
             None => plan_checkpointed(
                 &rules,
-                self.max_seeds,
+                self.tiers.max_seeds,
                 budget,
                 threads,
                 &rates,
                 DEFAULT_CHECKPOINT,
             ),
         }
-        .map_err(|e| self.table.advice().table(e))?;
+        .map_err(|e| self.tiers.table.advice().table(e))?;
         let ranks = self.ranks.unwrap_or(1);
         if self.json {
             let key = rules.variant().key();
@@ -141,7 +133,7 @@ impl PlanCmd {
             println!(
                 "Plan for {} tiers 0..={} split across {ranks} processes, each with {} of memory, {threads} threads and {} Gbit/s (figures per process, for the largest slice)",
                 rules.variant(),
-                self.max_seeds,
+                self.tiers.max_seeds,
                 size_text(budget),
                 self.network
             );
@@ -149,7 +141,7 @@ impl PlanCmd {
             println!(
                 "Plan for {} tiers 0..={} with {} of memory and {threads} threads",
                 rules.variant(),
-                self.max_seeds,
+                self.tiers.max_seeds,
                 size_text(budget)
             );
         }

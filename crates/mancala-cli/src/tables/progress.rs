@@ -7,8 +7,12 @@ use mancala_tables::{BuildObserver, Resume, TableError, TierReport, VerifyObserv
 use std::path::Path;
 use std::sync::Mutex;
 
-/// A progress bar of `len` for tier `tier`, drawn by `template` (the tier is its prefix).
-pub fn tier_bar(len: u64, tier: usize, template: &str) -> ProgressBar {
+/// A progress bar of `len` for tier `tier`, drawn by `template` (the tier is its prefix);
+/// none when `quiet` or for less than a million, which is done before a bar would show.
+pub fn tier_bar(quiet: bool, len: u64, tier: usize, template: &str) -> Option<ProgressBar> {
+    if quiet || len < 1_000_000 {
+        return None;
+    }
     let bar = ProgressBar::new(len);
     let style = ProgressStyle::with_template(template)
         .expect("valid template")
@@ -17,7 +21,7 @@ pub fn tier_bar(len: u64, tier: usize, template: &str) -> ProgressBar {
         });
     bar.set_style(style.progress_chars("=> "));
     bar.set_prefix(tier.to_string());
-    bar
+    Some(bar)
 }
 /// Progress bars on stderr and a line (or JSON object) per tier on stdout.
 pub struct Display {
@@ -29,16 +33,14 @@ pub struct Display {
 
 impl BuildObserver for Display {
     fn tier_started(&self, seeds: usize, positions: u64, work: u64) {
-        if self.quiet || positions < 1_000_000 {
-            return;
-        }
         // The bar counts positions; the solver reports work units (two passes' worth).
-        let bar = tier_bar(
+        *self.bar.lock().unwrap() = tier_bar(
+            self.quiet,
             positions,
             seeds,
             "tier {prefix:>3} [{bar:30}] {percent:>3}% {msg}, {human_pos}/{human_len} positions, {rate}, ETA {eta}",
-        );
-        *self.bar.lock().unwrap() = Some((bar, work.max(1), 0));
+        )
+        .map(|bar| (bar, work.max(1), 0));
     }
 
     fn progress(&self, units: u64) {
@@ -148,15 +150,12 @@ impl VerifyObserver for VerifyDisplay {
                 group(positions as u128)
             );
         }
-        if self.quiet || work < 1_000_000 {
-            return;
-        }
-        let bar = tier_bar(
+        *self.bar.lock().unwrap() = tier_bar(
+            self.quiet,
             work,
             tier,
             "verify tier {prefix:>3} [{bar:30}] {percent:>3}%, {rate}, ETA {eta}",
         );
-        *self.bar.lock().unwrap() = Some(bar);
     }
 
     fn progress(&self, units: u64) {

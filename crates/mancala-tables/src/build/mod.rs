@@ -22,7 +22,7 @@ use mancala_index::Indexer;
 use mancala_rules::{Grouped, Rules};
 use plan::Rates;
 use single::{
-    load, remove_checkpoint, solve_here, values_hold, BuildObserver, BuildOptions, Tier, TierReport,
+    load, remove_checkpoint, solve_here, BuildObserver, BuildOptions, Tier, TierReport, Values,
 };
 use std::time::Instant;
 
@@ -92,10 +92,12 @@ fn drive(
         let opened = path.exists().then(|| {
             Table::open(&path, &key, n, &ix, me == 0)
                 .map_err(|e| e.of_tier(&key, n))
-                .and_then(|t| load(rules, &ix, n, t, &tables))
-                .and_then(|t| match opts.repair && me == 0 {
-                    true => values_hold(rules, &ix, n, t, &tables),
-                    false => Ok(t),
+                .and_then(|t| {
+                    let values = match opts.repair && me == 0 {
+                        true => Values::Checked,
+                        false => Values::Trusted,
+                    };
+                    load(rules, &ix, n, t, &tables, values)
                 })
         });
         if all(matches!(opened, Some(Ok(_)))) {

@@ -197,15 +197,37 @@ pub(crate) fn solve_here(
     })
 }
 
-/// `t`, tier `n`, if each of its values is its best move's value (its own tier's and the
-/// lower tiers' values as `lower` and `t` hold them); else the first wrong one.
-pub(crate) fn values_hold(
+/// How far a tier read back from disk is trusted: its checksum, or each value checked
+/// against its moves too (`build --repair`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Values {
+    /// The values are those the checksum vouches for.
+    Trusted,
+    /// Each value must be its best move's value.
+    Checked,
+}
+
+/// A table opened from disk, tier `n`, decoded if it is compressed (every lower tier is in
+/// `lower`). With [`Values::Checked`] the table only if each of its values is its best
+/// move's value (its own tier's and the lower tiers' values as `lower` and `t` hold them),
+/// else the error for the first wrong one.
+pub(crate) fn load(
     rules: &Rules,
     ix: &Indexer,
     n: usize,
     t: Table,
     lower: &[Option<Table>],
+    values: Values,
 ) -> Result<Table, TableError> {
+    let t = if t.raw().is_some() {
+        t
+    } else {
+        let values = decode_tier(rules, ix, n, &t, &Decoded::new(lower))?;
+        t.decoded(values)
+    };
+    if values == Values::Trusted {
+        return Ok(t);
+    }
     let value_of = |b: mancala_rules::Board| -> Option<i32> {
         let k = b.total() as usize;
         let table = if k == n {
@@ -222,21 +244,6 @@ pub(crate) fn values_hold(
             bad: Box::new(bad),
         }),
     }
-}
-
-/// A table opened from disk, decoded if it is compressed (every lower tier is in `lower`).
-pub(crate) fn load(
-    rules: &Rules,
-    ix: &Indexer,
-    n: usize,
-    t: Table,
-    lower: &[Option<Table>],
-) -> Result<Table, TableError> {
-    if t.raw().is_some() {
-        return Ok(t);
-    }
-    let values = decode_tier(rules, ix, n, &t, &Decoded::new(lower))?;
-    Ok(t.decoded(values))
 }
 
 /// How a compressed tier is stored: exit residuals (a third of the raw size, but a read
@@ -308,7 +315,7 @@ fn decode_lower(
         if tables[k].as_ref().is_some_and(Table::is_compressed) {
             let (lower, rest) = tables.split_at_mut(k);
             let t = rest[0].take().expect("present");
-            rest[0] = Some(load(rules, ix, k, t, lower)?);
+            rest[0] = Some(load(rules, ix, k, t, lower, Values::Trusted)?);
         }
     }
     Ok(())
@@ -433,7 +440,7 @@ pub fn pack(
         if was_compressed || (compress && encoding == Some(Encoding::Residual)) {
             decode_lower(rules, &ix, &mut tables)?;
         }
-        let t = load(rules, &ix, n, t, &tables)?;
+        let t = load(rules, &ix, n, t, &tables, Values::Trusted)?;
         if was_compressed != compress {
             // Read from the old file's mapping (or its decoded copy): the new file is
             // written beside it and renamed over it, and the mapping keeps the old one.

@@ -186,6 +186,12 @@ mod tests {
         }
     }
 
+    /// Retrograde analysis of `job` in one process, the default layout, seeding `group`
+    /// chunks at a time (with the scan of phase 1 if `scan`).
+    fn retro(job: Job<'_, Memory>, group: usize, scan: bool) -> Bytes {
+        retrograde::solve(job, group, scan, &Layout::default(), None).unwrap()
+    }
+
     fn kalah(pits: u32, empty_capture: bool) -> Rules {
         let opts = mancala_rules::Options {
             pits: Some(pits),
@@ -207,16 +213,9 @@ mod tests {
                 for n in 0..=14 {
                     let job = || Job::new(&rules, &ix, n, &lower);
                     let one_pass = one_pass::solve(job(), true).unwrap();
-                    let retro = retrograde::solve(
-                        job(),
-                        retrograde::GROUP_CHUNKS,
-                        true,
-                        &Layout::default(),
-                        None,
-                    )
-                    .unwrap();
-                    assert_eq!(one_pass[..], retro[..], "kalah {pits} pits tier {n}");
-                    lower.0.push(retro.to_vec());
+                    let analysed = retro(job(), retrograde::GROUP_CHUNKS, true);
+                    assert_eq!(one_pass[..], analysed[..], "kalah {pits} pits tier {n}");
+                    lower.0.push(analysed.to_vec());
                 }
             }
         }
@@ -271,14 +270,7 @@ mod tests {
                 let key = rules.variant().key();
                 assert_eq!(scan_exits[..], walk_exits[..], "{key} tier {n} exits");
                 assert_eq!(scan_states[..], walk_states[..], "{key} tier {n} counts");
-                let values = retrograde::solve(
-                    job,
-                    retrograde::GROUP_CHUNKS,
-                    true,
-                    &Layout::default(),
-                    None,
-                )
-                .unwrap();
+                let values = retro(job, retrograde::GROUP_CHUNKS, true);
                 lower.0.push(values.to_vec());
             }
         }
@@ -305,15 +297,7 @@ mod tests {
             let mut lower = Memory(Vec::new());
             for n in 0..=max {
                 let job = Job::new(&rules, &ix, n, &lower);
-                let whole = retrograde::solve(
-                    job,
-                    retrograde::GROUP_CHUNKS,
-                    true,
-                    &Layout::default(),
-                    None,
-                )
-                .unwrap()
-                .to_vec();
+                let whole = retro(job, retrograde::GROUP_CHUNKS, true).to_vec();
                 for (processes, group, on_disk) in [(2, usize::MAX, false), (3, 1, true)] {
                     let bounds = split(&ix, n, processes, (0, ix.size(n)));
                     let members = LocalCluster::new(processes);
@@ -364,22 +348,8 @@ mod tests {
             let ix = Indexer::new(&rules, 12).unwrap();
             let mut lower = Memory(Vec::new());
             for n in 0..=12 {
-                let all = retrograde::solve(
-                    Job::new(&rules, &ix, n, &lower),
-                    usize::MAX,
-                    true,
-                    &Layout::default(),
-                    None,
-                )
-                .unwrap();
-                let one = retrograde::solve(
-                    Job::new(&rules, &ix, n, &lower),
-                    1,
-                    false,
-                    &Layout::default(),
-                    None,
-                )
-                .unwrap();
+                let all = retro(Job::new(&rules, &ix, n, &lower), usize::MAX, true);
+                let one = retro(Job::new(&rules, &ix, n, &lower), 1, false);
                 assert_eq!(all[..], one[..], "{preset} tier {n}");
                 lower.0.push(all.to_vec());
             }

@@ -76,12 +76,28 @@ pub(crate) fn write_atomically(
             "a folder stands where this file is written: remove or rename it",
         ));
     }
+    replace(path, false, |_, e| e, |f, _| write(f))
+}
+
+/// The steps of a write that a reader never sees half done, for any error type: `path` is
+/// written under its temporary name ([`tmp_path`], created by [`create_fresh`], readable too
+/// if `read`) by `write` (given the file and its name), synced and renamed into place; on
+/// failure the temporary file is removed. `io` turns an I/O error into an `E` naming the file
+/// it happened on (the temporary one, or `path` for the rename).
+pub(crate) fn replace<T, E>(
+    path: &Path,
+    read: bool,
+    io: impl Fn(&Path, io::Error) -> E,
+    write: impl FnOnce(&mut File, &Path) -> Result<T, E>,
+) -> Result<T, E> {
     let tmp = tmp_path(path);
     let done = (|| {
-        let mut f = create_fresh(&tmp, false)?;
-        write(&mut f)?;
-        f.sync_all()?;
-        fs::rename(&tmp, path)
+        let mut f = create_fresh(&tmp, read).map_err(|e| io(&tmp, e))?;
+        let out = write(&mut f, &tmp)?;
+        f.sync_all().map_err(|e| io(&tmp, e))?;
+        drop(f);
+        fs::rename(&tmp, path).map_err(|e| io(path, e))?;
+        Ok(out)
     })();
     if done.is_err() {
         let _ = fs::remove_file(&tmp);

@@ -8,7 +8,7 @@
 //! its tables open for days dies without a word. A read of a page that was overwritten gives
 //! the new file's bytes, which are not the values of the table that was opened.
 //!
-//! So a reader that must stay up ([`crate::Tables::watch`]: the oracle, and through it the
+//! So a reader that must stay up ([`crate::Watching::On`]: the oracle, and through it the
 //! web server and the commands that answer questions) has its maps *watched*: their address
 //! ranges are listed where a `SIGBUS` handler, installed at the first watch, can find them.
 //! On a fault inside a watched map the handler puts zero-filled anonymous pages in place of

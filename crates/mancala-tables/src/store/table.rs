@@ -12,6 +12,18 @@ use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use xxhash_rust::xxh3::Xxh3;
 
+/// Whether a table's map is watched for its file changed in place (see `mapped`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Watching {
+    /// Not watched: a read of a file changed under it faults, as a process that writes what
+    /// it reads (a build, an import, a verification) must, rather than go on from zeros.
+    Off,
+    /// Watched from the start: for a reader that must survive a file changed in place under
+    /// it (a server, a question). A file changed while it is checked or read makes
+    /// [`FileError::Changed`], never a fault.
+    On,
+}
+
 /// An open table, probed by rank.
 pub struct Table {
     path: PathBuf,
@@ -89,19 +101,17 @@ impl Table {
         ix: &Indexer,
         check_payload: bool,
     ) -> Result<Table, FileError> {
-        Table::open_as(path, key, tier, ix, check_payload, false)
+        Table::open_as(path, key, tier, ix, check_payload, Watching::Off)
     }
 
-    /// [`Table::open`], and with `watch` the map watched from the start (see `mapped`): a
-    /// file changed in place while it is checked or read makes [`FileError::Changed`], never
-    /// a fault.
+    /// [`Table::open`], the map watched from the start or not ([`Watching`]).
     pub(crate) fn open_as(
         path: &Path,
         key: &str,
         tier: usize,
         ix: &Indexer,
         check_payload: bool,
-        watch: bool,
+        watch: Watching,
     ) -> Result<Table, FileError> {
         let file = open_regular(path)?;
         // SAFETY: table files are written once under a temporary name and renamed into place;
@@ -109,7 +119,7 @@ impl Table {
         // is caught where the map is watched (see `mapped`), and faults where it is not.
         let map = unsafe { Mmap::map(&file) }.map_err(|e| FileError::io(path, e))?;
         let mut map = FileMap::new(map);
-        if watch {
+        if watch == Watching::On {
             map.watch();
         }
         let checked = Table::check(path, key, tier, ix, check_payload, map);
@@ -238,16 +248,16 @@ impl Table {
         tier: usize,
         ix: &Indexer,
     ) -> Result<Table, FileError> {
-        Table::open_published_as(path, key, tier, ix, false)
+        Table::open_published_as(path, key, tier, ix, Watching::Off)
     }
 
-    /// [`Table::open_published`], with `watch` as in [`Table::open_as`].
+    /// [`Table::open_published`], the map watched from the start or not ([`Watching`]).
     pub(crate) fn open_published_as(
         path: &Path,
         key: &str,
         tier: usize,
         ix: &Indexer,
-        watch: bool,
+        watch: Watching,
     ) -> Result<Table, FileError> {
         let io = |e| FileError::io(path, e);
         let file = open_regular(path)?;
@@ -255,7 +265,7 @@ impl Table {
         // SAFETY: as in `open_as`.
         let map = unsafe { Mmap::map(&file) }.map_err(io)?;
         let mut map = FileMap::new(map);
-        if watch {
+        if watch == Watching::On {
             map.watch();
         }
         let want = crate::store::tier_files::published_len(ix, tier);
@@ -613,7 +623,7 @@ fn with_path(path: &Path, e: std::io::Error) -> std::io::Error {
 /// Writes a table whose payload `write` streams into the file (updating the hash, and
 /// returning the payload's length) under a temporary name: the header is written last, once
 /// the payload's length and checksum are known; then the file is synced and renamed into
-/// place.
+/// place ([`crate::store::files::replace`]).
 pub(crate) fn write_with(
     path: &Path,
     key: &str,
@@ -633,66 +643,46 @@ pub(crate) fn write_with(
             });
         }
     }
-    let tmp = crate::store::files::tmp_path(path);
-    let written = write_tmp(&tmp, path, key, tier, ix, encoding, write);
-    if written.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    written
-}
-
-/// [`write_with`]'s work, into `tmp`, renamed to `path` at the end.
-fn write_tmp(
-    tmp: &Path,
-    path: &Path,
-    key: &str,
-    tier: usize,
-    ix: &Indexer,
-    encoding: Encoding,
-    write: impl FnOnce(&mut std::io::BufWriter<&File>, &mut Xxh3) -> std::io::Result<u64>,
-) -> Result<u64, FileError> {
-    let io = |e| FileError::io(tmp, e);
-    // Readable too: a payload whose start is written last is read back for its checksum.
-    let f = crate::store::files::create_fresh(tmp, true).map_err(io)?;
-    let mut hash = Xxh3::new();
-    let payload_len = {
-        let mut w = std::io::BufWriter::with_capacity(1 << 20, &f);
-        w.seek(SeekFrom::Start(HEADER_LEN as u64)).map_err(io)?;
-        let len = write(&mut w, &mut hash).map_err(io)?;
-        w.flush().map_err(io)?;
-        len
-    };
-    let entries = ix.size(tier);
-    if encoding == Encoding::Raw && payload_len != entries {
-        return Err(FileError::corrupt(
-            path,
-            format!(
-                "{} values written for a tier of {} positions",
-                Grouped(payload_len as u128),
-                Grouped(entries as u128)
-            ),
-        ));
-    }
-    let header = Header {
-        version: VERSION,
-        tier: tier as u32,
-        entries,
-        encoding,
-        order: ix.order(),
-        block: if encoding != Encoding::Raw {
-            BLOCK as u32
-        } else {
-            0
-        },
-        payload_len,
-        checksum: hash.digest(),
-        key: key.to_string(),
-    };
-    f.write_all_at(&header.to_bytes(), 0).map_err(io)?;
-    f.sync_all().map_err(io)?;
-    drop(f);
-    fs::rename(tmp, path).map_err(|e| FileError::io(path, e))?;
-    Ok(HEADER_LEN as u64 + payload_len)
+    crate::store::files::replace(path, true, FileError::io, |f, tmp| {
+        let io = |e| FileError::io(tmp, e);
+        // Readable: a payload whose start is written last is read back for its checksum.
+        let mut hash = Xxh3::new();
+        let payload_len = {
+            let mut w = std::io::BufWriter::with_capacity(1 << 20, &*f);
+            w.seek(SeekFrom::Start(HEADER_LEN as u64)).map_err(io)?;
+            let len = write(&mut w, &mut hash).map_err(io)?;
+            w.flush().map_err(io)?;
+            len
+        };
+        let entries = ix.size(tier);
+        if encoding == Encoding::Raw && payload_len != entries {
+            return Err(FileError::corrupt(
+                path,
+                format!(
+                    "{} values written for a tier of {} positions",
+                    Grouped(payload_len as u128),
+                    Grouped(entries as u128)
+                ),
+            ));
+        }
+        let header = Header {
+            version: VERSION,
+            tier: tier as u32,
+            entries,
+            encoding,
+            order: ix.order(),
+            block: if encoding != Encoding::Raw {
+                BLOCK as u32
+            } else {
+                0
+            },
+            payload_len,
+            checksum: hash.digest(),
+            key: key.to_string(),
+        };
+        f.write_all_at(&header.to_bytes(), 0).map_err(io)?;
+        Ok(HEADER_LEN as u64 + payload_len)
+    })
 }
 
 #[cfg(test)]
