@@ -267,11 +267,10 @@ pub fn options_help(preset: &str) -> Vec<(&'static str, &'static str)> {
 
 fn parse_onoff(name: &str, v: Option<&str>) -> Result<bool, BaoError> {
     match v {
-        None | Some("on") | Some("true") | Some("1") | Some("yes") => Ok(true),
-        Some("off") | Some("false") | Some("0") | Some("no") => Ok(false),
-        Some(other) => Err(BaoError::BadOptionValue {
+        None => Ok(true),
+        Some(word) => mancala_rules::switch_word(word).ok_or_else(|| BaoError::BadOptionValue {
             name: name.to_string(),
-            value: other.to_string(),
+            value: word.to_string(),
             expected: "on, off".to_string(),
         }),
     }

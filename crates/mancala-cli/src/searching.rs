@@ -120,7 +120,7 @@ impl SearchArgs {
             variant,
             dir: &self.dir,
         };
-        let top = rules.max_seeds().min(mancala_tables::MAX_TIER);
+        let top = mancala_tables::top_tier(&rules);
         if let Some(t) = self.tables.filter(|&t| t > top) {
             bail!(
                 "--tables {t}: {} has {} seeds, so its tables go up to {top}",

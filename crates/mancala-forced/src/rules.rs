@@ -214,9 +214,8 @@ pub fn options_for(preset: Preset) -> Vec<(&'static str, &'static str)> {
 
 fn yes_no(name: &str, value: &str, allowed: &'static str) -> Result<bool, ForcedError> {
     match value {
-        "" | "yes" | "on" | "true" | "1" => Ok(true),
-        "no" | "off" | "false" | "0" => Ok(false),
-        _ => Err(bad_value(name, value, allowed)),
+        "" => Ok(true),
+        _ => mancala_rules::switch_word(value).ok_or_else(|| bad_value(name, value, allowed)),
     }
 }
 

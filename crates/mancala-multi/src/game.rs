@@ -3,7 +3,7 @@
 use std::collections::HashSet;
 use std::error::Error;
 
-use mancala_rules::{Playable, Side};
+use mancala_rules::{switch_word, Playable, Side};
 
 use crate::rules::{End, FourScope, Options, Pits, Rules, Settled, Sown, Status, MAX_PITS};
 use crate::MultiError;
@@ -110,15 +110,6 @@ pub fn options_help(preset: &str) -> Vec<(&'static str, &'static str)> {
         .filter(|(name, _, _)| *name != "one-opposite" || players == 4)
         .map(|(name, _, help)| (*name, *help))
         .collect()
-}
-
-/// The on/off words, in one place because `capture-four` takes them too, beside its scopes.
-fn switch_word(v: &str) -> Option<bool> {
-    match v {
-        "on" | "yes" | "true" | "1" => Some(true),
-        "off" | "no" | "false" | "0" => Some(false),
-        _ => None,
-    }
 }
 
 fn parse_switch(rule: &str, value: Option<&str>) -> Result<bool, MultiError> {

@@ -2,21 +2,16 @@
 //! long-lived reader (the web oracle, the Python package) opens.
 
 use mancala_rules::Rules;
-use mancala_tables::{TierFiles, MAX_TIER};
+use mancala_tables::{top_tier, TierFiles};
 use std::path::Path;
 
 /// The largest tier of `rules` with a file in the table folder `dir`.
 pub fn highest_tier(dir: &Path, rules: &Rules) -> Option<usize> {
     let key = rules.variant().key();
-    TierFiles::Built { dir, key: &key }.highest(top(rules))
+    TierFiles::Built { dir, key: &key }.highest(top_tier(rules))
 }
 
 /// The largest tier of the published database with a file `scores.N` in `dir`.
 pub fn highest_published(dir: &Path, rules: &Rules) -> Option<usize> {
-    TierFiles::Published { dir }.highest(top(rules))
-}
-
-/// The highest tier `rules` can have.
-fn top(rules: &Rules) -> usize {
-    rules.max_seeds().min(MAX_TIER)
+    TierFiles::Published { dir }.highest(top_tier(rules))
 }

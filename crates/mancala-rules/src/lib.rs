@@ -58,7 +58,7 @@ pub use family::{
 };
 pub use game::{EndReason, Game, Side};
 pub use namnam::{NamNamMatch, Phase, RoundResult, MAX_ROUNDS};
-pub use options::{Rule, RuleSet, RULES};
+pub use options::{switch_word, Rule, RuleSet, RULES};
 pub use parse::{parse_moves, parse_position, position_from_pits};
 pub use playable::Playable;
 pub use rules::{Child, Children, MoveAt, Next, Node, Rules, MAX_MOVES, PASS, STORE};

@@ -152,3 +152,13 @@ impl RuleSet {
         })
     }
 }
+
+/// The words a rule option that is on or off takes (`--rule name=on`), for every game crate:
+/// `on`, `yes`, `true` or `1`, and `off`, `no`, `false` or `0`; `None` for any other word.
+pub fn switch_word(v: &str) -> Option<bool> {
+    match v {
+        "on" | "yes" | "true" | "1" => Some(true),
+        "off" | "no" | "false" | "0" => Some(false),
+        _ => None,
+    }
+}

@@ -15,6 +15,12 @@ use mancala_rules::{Board, Children, Next, Rules};
 /// [`NO_EXIT`] below them all, fits a signed byte.
 pub const MAX_TIER: usize = mancala_rules::MAX_SEEDS as usize;
 
+/// The highest tier `rules` can have: every seed of the game on the board, within
+/// [`MAX_TIER`].
+pub fn top_tier(rules: &Rules) -> usize {
+    rules.max_seeds().min(MAX_TIER)
+}
+
 /// The best exit of a position whose every move is quiet: below every real value.
 pub const NO_EXIT: i8 = i8::MIN;
 

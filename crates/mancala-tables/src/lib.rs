@@ -51,7 +51,7 @@ pub use build::plan;
 pub use build::single::{pack, BuildObserver, BuildOptions, TierReport};
 pub use build::{build, build_distributed};
 pub use bytes::Bytes;
-pub use core::{LowerTiers, Progress, MAX_TIER};
+pub use core::{top_tier, LowerTiers, Progress, MAX_TIER};
 pub use error::{BadEntry, FileError, NotDistributed, TableError};
 pub use machine::{peak_rss_mb, physical_memory};
 pub use set::{Payload, Tables};

@@ -5,7 +5,7 @@ use crate::searching::DEFAULT_DIR;
 use crate::tiers::group;
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use mancala_tables::{Payload, Tables, TierFiles, TierSummary, Watching, MAX_TIER};
+use mancala_tables::{top_tier, Payload, Tables, TierFiles, TierSummary, Watching};
 use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]
@@ -98,7 +98,7 @@ fn describe_set(dir: &Path) -> serde_json::Value {
             dir: tables,
             key: &key,
         }
-        .highest(rules.max_seeds().min(MAX_TIER))
+        .highest(top_tier(&rules))
         .context("no table files")?;
         // Watched: a file changed in place while it is counted is said to be so, not a fault.
         let mut set = Tables::open_with(tables, &rules, max, Payload::Checked, Watching::On)?;

@@ -4,7 +4,7 @@ use super::TableArgs;
 use crate::tiers::group;
 use anyhow::Result;
 use clap::Args;
-use mancala_tables::{pack, MAX_TIER};
+use mancala_tables::pack;
 
 #[derive(Args, Debug)]
 pub struct PackCmd {
@@ -25,9 +25,8 @@ impl PackCmd {
         let rules = self.table.rules()?;
         let max = self
             .max_seeds
-            .unwrap_or(rules.max_seeds())
-            .min(rules.max_seeds())
-            .min(MAX_TIER);
+            .unwrap_or(usize::MAX)
+            .min(mancala_tables::top_tier(&rules));
         let advice = self.table.advice();
         let done = pack(&rules, &self.table.dir, max, !self.unpack).map_err(|e| advice.table(e))?;
         for (n, before, after) in &done {

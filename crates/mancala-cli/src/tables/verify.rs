@@ -9,9 +9,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use mancala_rules::Rules;
 use mancala_tables::plan::default_budget;
-use mancala_tables::{
-    open_checked, verify_with, Tables, TierFiles, VerifyOptions, JOURNAL, MAX_TIER,
-};
+use mancala_tables::{open_checked, verify_with, Tables, TierFiles, VerifyOptions, JOURNAL};
 use std::sync::Mutex;
 
 #[derive(Args, Debug)]
@@ -165,7 +163,7 @@ impl VerifyCmd {
     /// the highest tier there is.
     fn last_tier(&self, rules: &Rules, files: &TierFiles<'_>) -> Result<usize> {
         let key = rules.variant().key();
-        let top = rules.max_seeds().min(MAX_TIER);
+        let top = mancala_tables::top_tier(rules);
         let folder = files.folder();
         let Some(n) = self.max_seeds else {
             return files.highest(top).with_context(|| {
