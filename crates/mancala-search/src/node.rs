@@ -313,6 +313,11 @@ impl<'a> Worker<'a> {
     }
 
     /// Searches the moves of an inner node and records the result.
+    ///
+    /// One long function on purpose: it is the hot path, and its stages (order the moves,
+    /// read the table children, try transposition cutoffs, search with the threads' busy
+    /// marks, record) share the node's fixed-size arrays on the stack; each stage is a
+    /// commented block.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn expand(

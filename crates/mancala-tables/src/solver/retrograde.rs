@@ -44,6 +44,11 @@ pub(crate) const GROUP_CHUNKS: usize = 2048;
 /// other processes theirs: predecessors in other slices are told in one bulk exchange a
 /// round, and every loop that ends on a condition ends on the condition of all processes.
 /// Returns the values of the process's ranks.
+///
+/// Long because it is the whole method in order (phase 1: exits and move counts, or a
+/// checkpoint's; phase 2: thresholds from high to low, seeded a group of chunks at a time;
+/// then endless play), each phase a commented block over the same counters and chunk state;
+/// the work inside each phase lives in the functions it calls.
 pub(crate) fn solve<L: LowerTiers>(
     job: Job<'_, L>,
     group_chunks: usize,
