@@ -30,7 +30,10 @@ pub struct SearchArgs {
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub tables: Option<usize>,
 
-    /// Stop after this many seconds and report the proven bounds instead of the value
+    /// Stop after this many seconds and report the proven bounds instead of the value. A
+    /// position 40 or more seeds above the tables first has its value bracketed from far out
+    /// (at least guess-32, at most guess+32, then 16 and 8), so that a proof that cannot
+    /// finish still leaves bounds worth reading
     #[arg(long, value_name = "S", allow_negative_numbers = true)]
     pub max_seconds: Option<f64>,
 

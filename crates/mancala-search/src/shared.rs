@@ -41,6 +41,11 @@ impl Shared {
         }
     }
 
+    /// Does the search stop at a set time?
+    pub fn has_deadline(&self) -> bool {
+        self.deadline.is_some()
+    }
+
     /// Proven bounds on the root value.
     pub fn bounds(&self) -> (i32, i32) {
         (self.lo.load(Relaxed), self.hi.load(Relaxed))

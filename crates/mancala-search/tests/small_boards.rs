@@ -157,3 +157,48 @@ fn a_kept_table_grows_with_the_search() {
         assert_eq!((got.value, &got.best), (fresh.value, &fresh.best), "{b:?}");
     }
 }
+
+/// A time-limited search far above its tables brackets the value before MTD(f) (see
+/// `driver::Bracket`); given the time to finish, it must still reach the exact value and the
+/// same best moves and move intervals as the unlimited search. Kalah 5x4 without tables has
+/// 40 seeds above them, enough to bracket; its value is +10, first move 1 (checked here against
+/// the unlimited search, which does not bracket), on one thread and two.
+#[test]
+fn a_limited_search_that_brackets_reaches_the_same_answer() {
+    let rules = kalah(5, 4, false);
+    for threads in [1, 2] {
+        let solve = |time_limit| {
+            let opts = Options {
+                hash_mb: 16,
+                threads,
+                time_limit,
+                ..Options::default()
+            };
+            let mut solver = Solver::new(&rules, None, opts).unwrap();
+            solver.solve_moves(rules.start(), &()).unwrap()
+        };
+        let unlimited = solve(None);
+        let limited = solve(Some(3600.0));
+        assert_eq!(unlimited.value, Some(10), "{threads} threads");
+        assert_eq!(unlimited.best, vec![1], "{threads} threads");
+        assert_eq!(limited.value, unlimited.value, "{threads} threads");
+        assert_eq!(limited.best, unlimited.best, "{threads} threads");
+        if threads == 1 {
+            // One thread counts nodes exactly: the brackets' tests came on top.
+            assert!(
+                limited.nodes > unlimited.nodes,
+                "the limited search bracketed"
+            );
+        }
+        // The other moves' intervals may differ (each search proves what it needed), but
+        // each must lie below the value, and the two must overlap.
+        for (a, b) in limited.moves.iter().zip(&unlimited.moves) {
+            assert_eq!(a.pit, b.pit);
+            assert!(a.lo <= a.hi && b.lo <= b.hi, "{a:?} {b:?}");
+            assert!(
+                a.lo <= b.hi && b.lo <= a.hi,
+                "{a:?} and {b:?} cannot both hold"
+            );
+        }
+    }
+}
