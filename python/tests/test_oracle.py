@@ -281,11 +281,18 @@ def test_a_time_limit_gives_bounds(tmp_path):
 def test_ctrl_c_stops_a_search(tmp_path):
     # Kalah 6x6 from the start without tables takes hours.
     oracle = mancala.Oracle("kalah", tmp_path, tables=0)
+    # A process started in the background by a shell inherits SIGINT ignored, and Python then
+    # leaves it ignored: Ctrl-C must be Python's KeyboardInterrupt here, however the tests run.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(0.5, signal.raise_signal, (signal.SIGINT,))
     started = time.monotonic()
     timer.start()
-    with pytest.raises(KeyboardInterrupt):
-        oracle.solve()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            oracle.solve()
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, previous)
     assert time.monotonic() - started < 5
     # The oracle answers again afterwards.
     assert oracle.solve([0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0])["value"] == 0
