@@ -419,11 +419,18 @@ impl Indexer {
         }
     }
 
-    /// [`Indexer::rank`] for a solver that ranks many positions sharing one opponent's row:
-    /// when `b`'s opponent's row is `row`, whose key is `key` ([`Indexer::opp_key`] of the
-    /// tier), only the mover's row is ranked.
+    /// [`Indexer::rank`] for a solver that ranks many positions of one tier that may share
+    /// one opponent's row: when `b`'s opponent's row is `row`, only the mover's row is ranked.
+    /// `key` holds that row's part of the rank ([`Indexer::opp_key`] of the tier), worked out
+    /// the first time a position needs it: pass the same slot (`None` at first) for every
+    /// position that may share `row`.
     #[inline]
-    pub fn rank_sharing_opp(&self, b: Board, (row, key): (u64, Option<u64>)) -> Option<u64> {
+    pub fn rank_sharing_opp(
+        &self,
+        b: Board,
+        row: u64,
+        key: &mut Option<Option<u64>>,
+    ) -> Option<u64> {
         let (own, opp) = self.rows_of(b);
         if opp != row || self.spec.sided {
             return self.rank(b);
@@ -433,6 +440,7 @@ impl Indexer {
         if n > self.max || self.sizes[n] == 0 {
             return None;
         }
+        let key = *key.get_or_insert_with(|| self.opp_key(n, row));
         if self.published.is_some() {
             let m = self.spec.pits;
             return match key {

@@ -302,7 +302,7 @@ fn prove(
 }
 
 /// The tests that bracket the guess of a time-limited exact search before MTD(f) takes over:
-/// "at least guess - d", then "at most guess + d", for margins d = 32, 16, 8, 4, when the root
+/// "at least guess - d", then "at most guess + d", for margins d = 32, 16 and 8, when the root
 /// is far enough above the tables for its proof to take long.
 struct Bracket {
     /// The next margin, 0 once bracketing is over.

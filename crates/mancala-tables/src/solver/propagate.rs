@@ -278,15 +278,9 @@ impl Ctx<'_> {
         // touch unless the sowing reached it: work out that row's part of the rank once, and
         // only when some predecessor shares it (in Awari most sowings reach the other row).
         let row = self.ix.rows_of(b).0;
-        let mut known = None;
+        let mut key = None;
         for &q in preds.iter() {
-            let rank = if self.ix.rows_of(q).1 == row {
-                let key = *known.get_or_insert_with(|| self.ix.opp_key(self.n, row));
-                self.ix.rank_sharing_opp(q, (row, key))
-            } else {
-                self.ix.rank(q)
-            };
-            if let Some(rq) = rank {
+            if let Some(rq) = self.ix.rank_sharing_opp(q, row, &mut key) {
                 if (self.lo..self.hi).contains(&rq) {
                     let i = (rq - self.lo) as usize;
                     prefetch(&self.states[i]);
