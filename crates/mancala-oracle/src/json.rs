@@ -266,6 +266,7 @@ pub fn plan(
             "big_tier_share": rates.big_tier_share,
             "small_tier_positions": Rates::SMALL,
             "big_tier_positions": Rates::BIG,
+            "thread_doubling_share": rates.doubling_share,
         },
         "tiers": rows,
         "fits": totals.first_over.is_none(),

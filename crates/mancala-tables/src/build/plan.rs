@@ -38,17 +38,31 @@ pub struct Rates {
     /// What each process of a distributed build can send a second, bytes.
     pub network: f64,
     /// The share of the rates above that tiers (or slices) of [`Rates::BIG`] positions and
-    /// more reach: their random accesses miss every cache (Awari with 3 seeds a pit, tiers of
-    /// 1.1 G to 3.7 G positions on the reference machine: about half the rate of tiers of
-    /// 0.4 G). Between [`Rates::SMALL`] and [`Rates::BIG`] the share falls geometrically.
+    /// more reach: their random accesses miss every cache, and their phase 1 is cut into
+    /// slices (Awari with 3 seeds a pit, tiers of 4.9 G positions and more on the reference
+    /// machine: 0.43 to 0.52 of the rate of tiers of 0.4 G). Between [`Rates::SMALL`] and
+    /// [`Rates::BIG`] the share falls geometrically (measured against tier 24 of the same
+    /// build or session: 0.92 at 1.1 G, 0.85 at 1.5 G and at 2.0 G positions).
     pub big_tier_share: f64,
+    /// The share of the per-core rate each doubling of the threads keeps. The rates above are
+    /// per core with two threads; Awari tier 29 (2.0 G positions) took 1,150 s on one thread
+    /// and 615 and 625 s on two, 1.86 times as fast: 0.93 a doubling. Beyond two threads this
+    /// is an assumption (untested here), and the weakest in a cluster's projection.
+    pub doubling_share: f64,
 }
 
 impl Rates {
     /// Tiers up to this many positions run at the full rates.
-    pub const SMALL: f64 = 5.5e8;
+    pub const SMALL: f64 = 1.0e9;
     /// Tiers from this many positions on run at `big_tier_share` of them.
-    pub const BIG: f64 = 1.1e9;
+    pub const BIG: f64 = 4.9e9;
+
+    /// What `threads` threads do, in cores at the per-core rates (which are two threads'
+    /// rates a core): `threads` times [`Rates::doubling_share`] for each doubling beyond two.
+    pub fn cores(&self, threads: usize) -> f64 {
+        let t = threads.max(1) as f64;
+        t * self.doubling_share.powf(t.log2() - 1.0)
+    }
 
     /// The share of the rates a tier (or slice) of `positions` runs at.
     pub fn share(&self, positions: u64) -> f64 {
@@ -73,6 +87,7 @@ impl Default for Rates {
             updates_per_position: 3.2,
             network: 25e9 / 8.0,
             big_tier_share: 0.5,
+            doubling_share: 0.93,
         }
     }
 }
@@ -370,7 +385,7 @@ fn plan_positions(
     // as a sum that wrapped round to something small.
     let lower = (0..n).fold(0u64, |a, k| a.saturating_add(ix.size(k)));
     let add = |parts: &[u64]| parts.iter().fold(0u64, |a, &b| a.saturating_add(b));
-    let threads = threads.max(1) as f64;
+    let threads = rates.cores(threads);
     let scan = !one_pass && rules.sows_own_row_alone() && ix.order() == Order::Published;
     let cpu = |rate: f64| size as f64 / (rate * rates.share(size) * threads);
     let disk = |bytes: u64| bytes as f64 / rates.disk;
@@ -583,5 +598,24 @@ mod tests {
             last = s;
         }
         assert!((last - r.big_tier_share).abs() < 1e-9);
+    }
+
+    /// The rates are two threads' rates a core: two threads are two cores' worth, one thread
+    /// does a little more than a core's share, and each doubling beyond two keeps the
+    /// measured share, so more threads always plan faster but never linearly.
+    #[test]
+    fn threads_scale_by_the_measured_share() {
+        let r = Rates::default();
+        assert!((r.cores(2) - 2.0).abs() < 1e-12);
+        assert!((r.cores(1) - 1.0 / r.doubling_share).abs() < 1e-12);
+        assert!((r.cores(4) - 4.0 * r.doubling_share).abs() < 1e-12);
+        assert!((r.cores(32) - 32.0 * r.doubling_share.powi(4)).abs() < 1e-9);
+        assert_eq!(r.cores(0), r.cores(1));
+        let mut last = 0.0;
+        for t in 1..=1024 {
+            let c = r.cores(t);
+            assert!(c > last && c <= t as f64 + 0.1, "{t} threads: {c} cores");
+            last = c;
+        }
     }
 }
