@@ -5,7 +5,7 @@ use crate::advice::Advice;
 use crate::args::VariantArgs;
 use anyhow::{bail, Result};
 use clap::Args;
-use mancala_oracle::{Observer, Options, Oracle, Progress, Settings, TableSize};
+use mancala_oracle::{Interrupt, Observer, Options, Oracle, Progress, Settings, TableSize};
 use mancala_rules::Rules;
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -33,7 +33,8 @@ pub struct SearchArgs {
     /// Stop after this many seconds and report the proven bounds instead of the value. A
     /// position 40 or more seeds above the tables first has its value bracketed from far out
     /// (at least guess-32, at most guess+32, then 16 and 8), so that a proof that cannot
-    /// finish still leaves bounds worth reading
+    /// finish still leaves bounds worth reading. Ctrl-C during `solve` also stops it with the
+    /// bounds proven so far (status 130; again to quit at once)
     #[arg(long, value_name = "S", allow_negative_numbers = true)]
     pub max_seconds: Option<f64>,
 
@@ -182,6 +183,37 @@ impl SearchArgs {
         }
         Ok(oracle)
     }
+}
+
+/// Lets Ctrl-C stop a search the way its time limit would: the first press makes the search end
+/// with the bounds it has proven (a proof of hours is not thrown away), which the command then
+/// prints; a second press quits at once. Returns the flag, raised once Ctrl-C was pressed.
+pub fn stop_on_ctrl_c(oracle: &mut Oracle) -> Interrupt {
+    let interrupt = Interrupt::new();
+    oracle.set_interrupt(Some(interrupt.clone()));
+    let raised = interrupt.clone();
+    // Without a watcher (no thread, no runtime) Ctrl-C keeps its default: the process ends.
+    let _ = std::thread::Builder::new()
+        .name("ctrl-c".into())
+        .spawn(move || {
+            let Ok(rt) = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+            else {
+                return;
+            };
+            rt.block_on(async {
+                if tokio::signal::ctrl_c().await.is_err() {
+                    return;
+                }
+                eprintln!("stopping the search: the bounds proven so far follow (Ctrl-C again to quit at once)");
+                raised.raise();
+                if tokio::signal::ctrl_c().await.is_ok() {
+                    std::process::exit(130);
+                }
+            });
+        });
+    interrupt
 }
 
 /// Prints progress lines on stderr, at most about one a second.

@@ -3,7 +3,7 @@
 use crate::advice::Advice;
 use crate::args::VariantArgs;
 use crate::games::{self, Engines};
-use crate::searching::{progress_printer, SearchArgs};
+use crate::searching::{progress_printer, stop_on_ctrl_c, SearchArgs};
 use anyhow::Result;
 use clap::Args;
 use mancala_rules::{parse_position, Field, Report};
@@ -78,13 +78,17 @@ impl SolveCmd {
         };
         let mut oracle = self.search.oracle(rules, n, &self.variant)?;
         let printer = progress_printer(self.search.quiet);
+        let ctrl_c = stop_on_ctrl_c(&mut oracle);
         let s = oracle.solve(b, &printer).map_err(|e| advice.oracle(e, n))?;
+        // Stopped by Ctrl-C: the bounds go out as a time limit's would, and the exit status
+        // says the run was interrupted (130, as a shell reports it).
+        let stopped = ctrl_c.is_raised() && s.value.is_none();
         if self.json {
             println!(
                 "{}",
                 mancala_oracle::json::solution(&s, oracle.tables_up_to())
             );
-            return Ok(());
+            return finish(stopped);
         }
         println!("{}: {} seeds in the pits", oracle.rules().variant(), n);
         match s.value {
@@ -92,8 +96,14 @@ impl SolveCmd {
                 "value {v:+} for the side to move (seeds it will gain beyond its opponent with perfect play)"
             ),
             None => println!(
-                "out of time: the value lies in [{:+}, {:+}] (proven bounds)",
-                s.lo, s.hi
+                "{}: the value lies in [{:+}, {:+}] (proven bounds)",
+                if stopped {
+                    "stopped by Ctrl-C"
+                } else {
+                    "out of time"
+                },
+                s.lo,
+                s.hi
             ),
         }
         let list = |v: &[usize]| {
@@ -102,8 +112,11 @@ impl SolveCmd {
                 .collect::<Vec<_>>()
                 .join(" ")
         };
-        println!("best moves: {}", list(&s.best));
-        println!("principal variation: {}", list(&s.pv));
+        // Without a value no move is proven best, and there is no line to show.
+        if s.value.is_some() {
+            println!("best moves: {}", list(&s.best));
+            println!("principal variation: {}", list(&s.pv));
+        }
         println!(
             "{} nodes in {:.2} s ({:.2} M nodes/s), tables up to {}",
             crate::tiers::group(s.nodes as u128),
@@ -113,7 +126,7 @@ impl SolveCmd {
                 .tables_up_to()
                 .map_or("none".to_string(), |k| format!("{k} seeds"))
         );
-        Ok(())
+        finish(stopped)
     }
 
     /// A family's own answer (max-n values, a setup played both ways), as text or JSON.
@@ -143,4 +156,14 @@ fn json_of(f: &Field) -> serde_json::Value {
             .collect::<serde_json::Map<_, _>>()
             .into(),
     }
+}
+
+/// Ends a solve: normally, or with status 130 once what a Ctrl-C left is printed.
+fn finish(stopped: bool) -> Result<()> {
+    if stopped {
+        use std::io::Write;
+        let _ = std::io::stdout().flush();
+        std::process::exit(130);
+    }
+    Ok(())
 }

@@ -90,6 +90,71 @@ fn solve_reports_bounds_when_out_of_time() {
     assert!(lo <= 10 && 10 <= hi, "{v}");
 }
 
+/// Ctrl-C during a long solve stops it the way a time limit does: the bounds proven so far
+/// come out (holding the published +10 of Kalah 6x5), and the status says it was interrupted.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_a_solve_with_its_proven_bounds() {
+    use std::io::{BufRead, BufReader, Read};
+    use std::time::{Duration, Instant};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args([
+            "solve", "kalah", "--seeds", "5", "--tables", "0", "--json", "--hash", "16",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until the search reports progress (it is then running, Ctrl-C watched).
+    let mut err = BufReader::new(child.stderr.take().unwrap());
+    let mut seen = String::new();
+    let mut line = String::new();
+    while err.read_line(&mut line).unwrap() > 0 {
+        seen.push_str(&line);
+        if line.contains("value in") {
+            break;
+        }
+        line.clear();
+    }
+    assert!(seen.contains("value in"), "no progress: {seen}");
+    let pid = child.id().to_string();
+    assert!(Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .unwrap()
+        .success());
+    let asked = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if asked.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("the solve went on after Ctrl-C");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut rest = String::new();
+    err.read_to_string(&mut rest).unwrap();
+    assert!(rest.contains("stopping the search"), "{rest}");
+    assert_eq!(status.code(), Some(130), "{status:?}");
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["value"], Value::Null, "{v}");
+    let (lo, hi) = (
+        v["bounds"][0].as_i64().unwrap(),
+        v["bounds"][1].as_i64().unwrap(),
+    );
+    assert!(lo <= 10 && 10 <= hi, "{v}");
+}
+
 /// Above the built tiers, `query` searches; once the tables cover the position, the table
 /// answers. The search proves the best moves exactly and the others below the value (each
 /// interval holds the table's value); with `--exact` the two agree move by move.
