@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{assert_one_line_errors, json, mancala, scratch};
+use common::{assert_one_line_errors, json, mancala, scratch, wait_within};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -21,14 +21,7 @@ fn within(limit: Duration, args: &[&str]) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > limit {
-            child.kill().unwrap();
-            panic!("{args:?} still ran after {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    wait_within(&mut child, limit, &format!("{args:?}"));
     child.wait_with_output().unwrap()
 }
 

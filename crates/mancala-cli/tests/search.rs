@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{assert_one_line_errors, json, mancala, scratch};
+use common::{assert_one_line_errors, json, mancala, scratch, wait_within};
 use serde_json::{json, Value};
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -96,7 +96,7 @@ fn solve_reports_bounds_when_out_of_time() {
 #[test]
 fn ctrl_c_stops_a_solve_with_its_proven_bounds() {
     use std::io::{BufRead, BufReader, Read};
-    use std::time::{Duration, Instant};
+    use std::time::Duration;
     let mut child = Command::new(env!("CARGO_BIN_EXE_mancala"))
         .args([
             "solve", "kalah", "--seeds", "5", "--tables", "0", "--json", "--hash", "16",
@@ -124,17 +124,11 @@ fn ctrl_c_stops_a_solve_with_its_proven_bounds() {
         .status()
         .unwrap()
         .success());
-    let asked = Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        if asked.elapsed() > Duration::from_secs(60) {
-            let _ = child.kill();
-            panic!("the solve went on after Ctrl-C");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let status = wait_within(
+        &mut child,
+        Duration::from_secs(60),
+        "the solve, after Ctrl-C,",
+    );
     let mut rest = String::new();
     err.read_to_string(&mut rest).unwrap();
     assert!(rest.contains("stopping the search"), "{rest}");

@@ -160,9 +160,9 @@ fn a_kept_table_grows_with_the_search() {
 
 /// A time-limited search far above its tables brackets the value before MTD(f) (see
 /// `driver::Bracket`); given the time to finish, it must still reach the exact value and the
-/// same best moves as the unlimited search, with move intervals consistent with its. Kalah 5x4 without tables has
-/// 40 seeds above them, enough to bracket; its value is +10, first move 1 (checked here against
-/// the unlimited search, which does not bracket), on one thread and two.
+/// same best moves as the unlimited search, with move intervals consistent with its. Kalah 5x4
+/// without tables has 40 seeds above them, enough to bracket; its value is +10, first move 1
+/// (checked here against the unlimited search, which does not bracket), on one thread and two.
 #[test]
 fn a_limited_search_that_brackets_reaches_the_same_answer() {
     let rules = kalah(5, 4, false);

@@ -4,7 +4,8 @@
 
 use serde_json::Value;
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::{Child, Command, ExitStatus, Output};
+use std::time::{Duration, Instant};
 
 /// Runs `mancala` with `args` and collects its output.
 pub fn mancala(args: &[&str]) -> Output {
@@ -12,6 +13,22 @@ pub fn mancala(args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("run mancala")
+}
+
+/// Waits for `child` to end, killing it (and failing, naming `what`) if it runs longer than
+/// `limit`.
+pub fn wait_within(child: &mut Child, limit: Duration, what: &str) -> ExitStatus {
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            panic!("{what} still ran after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
 }
 
 /// Runs `mancala`, which must succeed, and parses its stdout as JSON.
