@@ -7,6 +7,7 @@ use anyhow::{bail, Result};
 use clap::Args;
 use mancala_oracle::{Interrupt, Observer, Options, Oracle, Progress, Settings, TableSize};
 use mancala_rules::Rules;
+use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Instant;
@@ -33,8 +34,7 @@ pub struct SearchArgs {
     /// Stop after this many seconds and report the proven bounds instead of the value. A
     /// position 40 or more seeds above the tables first has its value bracketed from far out
     /// (at least guess-32, at most guess+32, then 16 and 8), so that a proof that cannot
-    /// finish still leaves bounds worth reading. Ctrl-C during `solve` also stops it with the
-    /// bounds proven so far (status 130; again to quit at once)
+    /// finish still leaves bounds worth reading
     #[arg(long, value_name = "S", allow_negative_numbers = true)]
     pub max_seconds: Option<f64>,
 
@@ -188,9 +188,16 @@ impl SearchArgs {
 /// Lets Ctrl-C stop a search the way its time limit would: the first press makes the search end
 /// with the bounds it has proven (a proof of hours is not thrown away), which the command then
 /// prints; a second press quits at once. Returns the flag, raised once Ctrl-C was pressed.
+///
+/// Meant to be called once per process (the watcher lives until the process ends). A process
+/// that inherited SIGINT ignored (a shell's background job, `nohup`) gets no watcher: Ctrl-C
+/// typed for the foreground job is not meant for it, and it keeps ignoring it.
 pub fn stop_on_ctrl_c(oracle: &mut Oracle) -> Interrupt {
     let interrupt = Interrupt::new();
     oracle.set_interrupt(Some(interrupt.clone()));
+    if sigint_ignored() {
+        return interrupt;
+    }
     let raised = interrupt.clone();
     // Without a watcher (no thread, no runtime) Ctrl-C keeps its default: the process ends.
     let _ = std::thread::Builder::new()
@@ -206,14 +213,35 @@ pub fn stop_on_ctrl_c(oracle: &mut Oracle) -> Interrupt {
                 if tokio::signal::ctrl_c().await.is_err() {
                     return;
                 }
-                eprintln!("stopping the search: the bounds proven so far follow (Ctrl-C again to quit at once)");
+                // The flag first: the notice may fail (stderr a pipe whose reader the same
+                // Ctrl-C ended), and the stop must not depend on it.
                 raised.raise();
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "stopping the search: the bounds proven so far follow (Ctrl-C again to quit at once)"
+                );
                 if tokio::signal::ctrl_c().await.is_ok() {
                     std::process::exit(130);
                 }
             });
         });
     interrupt
+}
+
+/// Did this process inherit SIGINT ignored?
+#[cfg(unix)]
+fn sigint_ignored() -> bool {
+    // SAFETY: a query of the current disposition (no new action); `old` is plain data.
+    unsafe {
+        let mut old: libc::sigaction = std::mem::zeroed();
+        libc::sigaction(libc::SIGINT, std::ptr::null(), &mut old) == 0
+            && old.sa_sigaction == libc::SIG_IGN
+    }
+}
+
+#[cfg(not(unix))]
+fn sigint_ignored() -> bool {
+    false
 }
 
 /// Prints progress lines on stderr, at most about one a second.

@@ -19,7 +19,11 @@ first player's winning margin.\n\n\
 The search probes the endgame tables for every position whose seed count they cover, and \
 builds the missing small tiers first (see --tables). Above them it runs iterative-deepening \
 MTD(f) null-window tests with a transposition table, then proves the value without a depth \
-limit. Progress (depth, proven bounds, nodes, nodes per second) goes to stderr.",
+limit. Progress (depth, proven bounds, nodes, nodes per second) goes to stderr.\n\n\
+Once the search has started, Ctrl-C stops it the way --max-seconds would: the bounds proven so \
+far are printed and the command exits with status 130 (a second Ctrl-C quits at once). A value \
+proven before the stop is printed with it; best moves not yet sorted out are reported as not \
+proven.",
     after_help = "Examples:\n  mancala solve kalah --seeds 3                     # +2 in about a second\n  \
 mancala solve kalah --seeds 4 --empty-capture     # +10\n  \
 mancala solve mancala \"0 5 5 5 5 4 4 4 4 4 4 4\" --json\n  \
@@ -81,8 +85,9 @@ impl SolveCmd {
         let ctrl_c = stop_on_ctrl_c(&mut oracle);
         let s = oracle.solve(b, &printer).map_err(|e| advice.oracle(e, n))?;
         // Stopped by Ctrl-C: the bounds go out as a time limit's would, and the exit status
-        // says the run was interrupted (130, as a shell reports it).
-        let stopped = ctrl_c.is_raised() && s.value.is_none();
+        // says the run was interrupted (130, as a shell reports it), even when the value was
+        // proven before the stop: its best moves or its line may be cut short.
+        let stopped = ctrl_c.is_raised();
         if self.json {
             println!(
                 "{}",
@@ -112,10 +117,22 @@ impl SolveCmd {
                 .collect::<Vec<_>>()
                 .join(" ")
         };
-        // Without a value no move is proven best, and there is no line to show.
+        // Without a value no move is proven best, and there is no line to show. A stop after
+        // the value but before the best moves were sorted out leaves them unproven.
         if s.value.is_some() {
-            println!("best moves: {}", list(&s.best));
-            println!("principal variation: {}", list(&s.pv));
+            if s.best.is_empty() && !s.moves.is_empty() {
+                println!(
+                    "best moves: not proven ({})",
+                    if stopped {
+                        "stopped by Ctrl-C"
+                    } else {
+                        "out of time"
+                    }
+                );
+            } else {
+                println!("best moves: {}", list(&s.best));
+                println!("principal variation: {}", list(&s.pv));
+            }
         }
         println!(
             "{} nodes in {:.2} s ({:.2} M nodes/s), tables up to {}",

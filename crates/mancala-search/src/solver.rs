@@ -280,16 +280,19 @@ impl<'a> Solver<'a> {
     /// How to go after an exact value once no backward solution is at hand. In Awari-type
     /// games a depth-first proof cannot cope with the cycles (its paths grow as wide as the
     /// tier), so only depth-limited iterations run, for proven bounds, and only against a
-    /// time limit.
+    /// time limit, or once the search was interrupted (the backward solution stops when it is,
+    /// and the bounds of the iterations, however few, are the answer then).
     fn exact_goal(&self, classify: bool) -> Result<Goal, SearchError> {
         if !self.rules.variant().family().has_cycles() {
             return Ok(Goal::Exact { classify });
         }
-        match self.opts.time_limit {
-            Some(_) => Ok(Goal::Deepen),
-            None => Err(SearchError::TooBig {
+        let interrupted = self.interrupt.as_ref().is_some_and(|i| i.is_raised());
+        if self.opts.time_limit.is_some() || interrupted {
+            Ok(Goal::Deepen)
+        } else {
+            Err(SearchError::TooBig {
                 limit: self.opts.reach_limit,
-            }),
+            })
         }
     }
 

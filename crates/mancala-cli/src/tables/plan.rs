@@ -44,8 +44,9 @@ pub struct PlanCmd {
     network: f64,
 
     /// Millions of positions a core solves a second with thresholds on tiers of up to 1 G
-    /// positions (default: the rate measured on the reference machine); tiers from 4.9 G
-    /// positions on are planned at half of it, as measured there (docs/performance.md)
+    /// positions, at two threads (default: the rate measured on the reference machine); tiers
+    /// from 4.9 G positions on are planned at half of it, as measured there, and each doubling
+    /// of the threads beyond two at 93% of the rate a core (docs/performance.md)
     #[arg(long, value_name = "M", allow_negative_numbers = true)]
     rate: Option<f64>,
 
@@ -180,7 +181,7 @@ impl PlanCmd {
             );
         }
         println!(
-            "(times from rates measured on a 2-core machine: {:.1} M positions a second a core with thresholds and {:.1} M in one pass on tiers up to {:.1} G positions, {:.0}% of that on tiers from {:.1} G on (their random accesses miss every cache), each doubling of the threads beyond two keeping {:.1}% of the rate a core as one to two did, {:.1} GB/s disk; --rate and --disk set others, see docs/performance.md)",
+            "(times from rates measured on a 2-core machine: {:.1} M positions a second a core with thresholds and {:.1} M in one pass on tiers up to {:.1} G positions, {:.0}% of that on tiers from {:.1} G on (their phase 1 is cut into slices that each read the lower tiers again, and their random accesses miss more caches; geometric in between), each doubling of the threads beyond two keeping {:.1}% of the rate a core as one to two did, {:.1} GB/s disk; --rate and --disk set others, see docs/performance.md)",
             rates.threshold_per_core / 1e6,
             rates.one_pass_per_core / 1e6,
             Rates::SMALL / 1e9,

@@ -16,7 +16,9 @@ pub fn mancala(args: &[&str]) -> Output {
 }
 
 /// Waits for `child` to end, killing it (and failing, naming `what`) if it runs longer than
-/// `limit`.
+/// `limit`. A child writing to a pipe nobody reads blocks once the pipe is full (64 KiB), and
+/// would be reported as still running: drain its piped output on other threads meanwhile (as
+/// [`interrupt_once`] does).
 pub fn wait_within(child: &mut Child, limit: Duration, what: &str) -> ExitStatus {
     let start = Instant::now();
     loop {
@@ -29,6 +31,111 @@ pub fn wait_within(child: &mut Child, limit: Duration, what: &str) -> ExitStatus
         }
         std::thread::sleep(Duration::from_millis(10));
     }
+}
+
+/// What an interrupted run left: its exit status, stdout, and stderr.
+pub struct Interrupted {
+    pub status: ExitStatus,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs `mancala` with `args`, sends it SIGINT (as Ctrl-C does) once a line of its stderr
+/// contains `cue` (or `after` has passed since the start, when `cue` is empty), and collects
+/// what it printed. Fails, killing it, if the cue does not come within two minutes or the
+/// run does not end within one after the signal. Both pipes are read on their own threads,
+/// so a chatty run cannot block on them.
+#[cfg(unix)]
+pub fn interrupt_once(args: &[&str], cue: &str, after: Duration) -> Interrupted {
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::Stdio;
+    use std::sync::mpsc;
+    let mut command = Command::new(env!("CARGO_BIN_EXE_mancala"));
+    command
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    // A test run started in the background (SIGINT inherited ignored, which `mancala` then
+    // keeps) must still test Ctrl-C as a terminal delivers it.
+    sigint_in_child(&mut command, libc::SIG_DFL);
+    let mut child = command.spawn().expect("run mancala");
+    let mut out = child.stdout.take().expect("piped stdout");
+    let stdout = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = out.read_to_string(&mut s);
+        s
+    });
+    let err = BufReader::new(child.stderr.take().expect("piped stderr"));
+    let (tx, lines) = mpsc::channel();
+    let stderr = std::thread::spawn(move || {
+        for line in err.lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let start = Instant::now();
+    let mut seen = String::new();
+    loop {
+        if cue.is_empty() && start.elapsed() >= after {
+            break;
+        }
+        let wait = if cue.is_empty() {
+            after.saturating_sub(start.elapsed())
+        } else {
+            Duration::from_secs(120).saturating_sub(start.elapsed())
+        };
+        match lines.recv_timeout(wait.max(Duration::from_millis(1))) {
+            Ok(line) => {
+                seen.push_str(&line);
+                seen.push('\n');
+                if !cue.is_empty() && line.contains(cue) {
+                    break;
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) if cue.is_empty() => break,
+            Err(e) => {
+                let _ = child.kill();
+                panic!("{args:?}: no '{cue}' on stderr ({e}): {seen}");
+            }
+        }
+    }
+    let pid = child.id().to_string();
+    let sent = Command::new("kill").args(["-INT", &pid]).status();
+    assert!(sent.is_ok_and(|s| s.success()), "SIGINT to {pid}");
+    let status = wait_within(
+        &mut child,
+        Duration::from_secs(60),
+        "the run, after Ctrl-C,",
+    );
+    stderr.join().expect("stderr reader");
+    seen.extend(lines.try_iter().map(|l| l + "\n"));
+    Interrupted {
+        status,
+        stdout: stdout.join().expect("stdout reader"),
+        stderr: seen,
+    }
+}
+
+/// Gives SIGINT the disposition `action` (`libc::SIG_DFL` or `libc::SIG_IGN`) in the process
+/// `command` starts, whatever this one has.
+#[cfg(unix)]
+pub fn sigint_in_child(command: &mut Command, action: libc::sighandler_t) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: between fork and exec only `signal`, which is async-signal-safe, runs.
+    unsafe {
+        command.pre_exec(move || {
+            libc::signal(libc::SIGINT, action);
+            Ok(())
+        });
+    }
+}
+
+/// The proven bounds of a `solve --json` answer.
+pub fn bounds(answer: &Value) -> (i64, i64) {
+    let end = |i: usize| answer["bounds"][i].as_i64().expect("a bound");
+    (end(0), end(1))
 }
 
 /// Runs `mancala`, which must succeed, and parses its stdout as JSON.

@@ -42,7 +42,8 @@ pub struct Rates {
     /// slices (Awari with 3 seeds a pit, tiers of 4.9 G positions and more on the reference
     /// machine: 0.43 to 0.52 of the rate of tiers of 0.4 G). Between [`Rates::SMALL`] and
     /// [`Rates::BIG`] the share falls geometrically (measured against tier 24 of the same
-    /// build or session: 0.92 at 1.1 G, 0.85 at 1.5 G and at 2.0 G positions).
+    /// build or session: 0.92 at 1.1 G, 0.85 at 1.5 G and at 2.0 G positions, where the curve
+    /// gives 0.97, 0.84 and 0.74: cautious at 2 G, for want of measurements between 2 and 4.9 G).
     pub big_tier_share: f64,
     /// The share of the per-core rate each doubling of the threads keeps. The rates above are
     /// per core with two threads; Awari tier 29 (2.0 G positions) took 1,150 s on one thread
@@ -181,9 +182,9 @@ pub const PHASE1_PER_THREAD: f64 = 2.0e6;
 /// slice of a scan reads the lower tiers once more (tier 34 of Awari: 4 slices, 3 more reads
 /// of 25 GB, about a minute and a half at 1 GB/s, which the plan's time leaves out), so
 /// slices are about `every` of work each, at most [`MAX_CHECKPOINT_SLICES`] (as many as that
-/// with `every` zero).
+/// with `every` zero). Threads count as [`Rates::cores`] does (two threads: two cores).
 pub fn checkpoint_slices(size: u64, every: std::time::Duration, threads: usize) -> usize {
-    let per_slice = every.as_secs_f64() * PHASE1_PER_THREAD * threads.max(1) as f64;
+    let per_slice = every.as_secs_f64() * PHASE1_PER_THREAD * Rates::default().cores(threads);
     let slices = (size as f64 / per_slice.max(1.0)).ceil();
     (slices as usize).clamp(1, MAX_CHECKPOINT_SLICES)
 }
