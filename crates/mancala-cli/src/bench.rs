@@ -112,6 +112,7 @@ const SOLVE_SUITE: [Case; 4] = [
 
 #[derive(Args, Debug)]
 #[command(
+    about = "Fixed-depth searches of a fixed suite: nodes, nodes per second and a node-count signature",
     long_about = "Run fixed-depth searches of a fixed suite of positions on one thread, without \
 tables, each with a fresh 16 MB transposition table, and print the nodes and nodes per second of \
 each. The node total is a signature of the search: a change that alters the search changes it, \

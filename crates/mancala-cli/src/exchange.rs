@@ -11,6 +11,7 @@ use std::path::PathBuf;
 
 #[derive(Args, Debug)]
 #[command(
+    about = "Write the published Awari database's files (scores.N) from built tables",
     long_about = "Write the published Awari database's files (scores.N) from built tables.\n\n\
 Awari-type tiers are built in the database's order, so each file is the tier's table without \
 its header, byte for byte; the start position, which the database leaves out, is dropped from \
@@ -69,6 +70,7 @@ impl ExportCmd {
 
 #[derive(Args, Debug)]
 #[command(
+    about = "Turn the published Awari database's files (scores.N) into tables",
     long_about = "Turn the published Awari database's files (scores.N) into the engine's tables, \
 with headers and checksums; the start position gets its value from its moves. Every file \
 found is imported, each checked by its size.",

@@ -88,13 +88,11 @@ enum Command {
     Serve(serve::ServeCmd),
     /// Compress built tables in place, lowest tier first (or --unpack them)
     Pack(tables::PackCmd),
-    /// The exact value of a position, its best moves and a principal variation, by search
+    // The next commands carry their short and long help themselves: a doc comment on
+    // their variant would replace the long text with nothing.
     Solve(solve::SolveCmd),
-    /// Fixed-depth searches of a fixed suite: nodes, nodes per second and a node-count signature
     Bench(bench::BenchCmd),
-    /// Write the published Awari database's files (scores.N) from built tables
     Export(exchange::ExportCmd),
-    /// Turn the published Awari database's files (scores.N) into tables
     Import(exchange::ImportCmd),
     /// Print a shell's completion script (bash, zsh, fish, elvish, powershell)
     Completions(CompletionsCmd),

@@ -11,6 +11,7 @@ use serde_json::json;
 
 #[derive(Args, Debug)]
 #[command(
+    about = "The exact value of a position, its best moves and a principal variation, by search",
     long_about = "Find the exact perfect-play value of a position, every move that achieves it, \
 and a principal variation.\n\n\
 The value is the net future gain of the side to move: the seeds it will still bank minus the \

@@ -8,6 +8,51 @@ use serde_json::Value;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// `--help` shows each command's long text, not only its one-line summary (a doc comment on a
+/// subcommand's variant once replaced the long texts of these four with nothing), and `-h`
+/// the summary.
+#[test]
+fn long_help_teaches_each_command() {
+    for (command, long, short) in [
+        (
+            "solve",
+            "Ctrl-C stops it",
+            "The exact value of a position, its best moves and a principal variation",
+        ),
+        (
+            "bench",
+            "The node total is a signature",
+            "Fixed-depth searches of a fixed suite",
+        ),
+        (
+            "export",
+            "byte for byte",
+            "Write the published Awari database's files",
+        ),
+        (
+            "import",
+            "with headers and checksums",
+            "Turn the published Awari database's files",
+        ),
+    ] {
+        let out = mancala(&[command, "--help"]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{command} --help");
+        assert!(
+            text.contains(long),
+            "{command} --help lacks '{long}': {text}"
+        );
+        let out = mancala(&[command, "-h"]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.starts_with(short), "{command} -h: {text}");
+        let top = mancala(&["--help"]);
+        assert!(
+            String::from_utf8_lossy(&top.stdout).contains(short),
+            "mancala --help lacks {command}'s summary"
+        );
+    }
+}
+
 #[test]
 fn variants_lists_the_presets() {
     let v = json(&["variants", "--json"]);
