@@ -5,7 +5,7 @@ mod common;
 
 use common::{assert_one_line_errors, bounds, json, mancala, scratch};
 #[cfg(unix)]
-use common::{interrupt_once, sigint_in_child};
+use common::{interrupt_once, sigint, sigint_in_child};
 use serde_json::{json, Value};
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -129,12 +129,7 @@ fn a_solve_started_with_sigint_ignored_keeps_running() {
     // Kalah 6x5 without tables takes many minutes: still running a second after the signal
     // means the signal did nothing.
     std::thread::sleep(Duration::from_millis(1500));
-    let pid = child.id().to_string();
-    assert!(Command::new("kill")
-        .args(["-INT", &pid])
-        .status()
-        .unwrap()
-        .success());
+    sigint(&child);
     std::thread::sleep(Duration::from_secs(1));
     let ended = child.try_wait().unwrap();
     let _ = child.kill();

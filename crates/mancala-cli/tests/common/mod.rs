@@ -75,18 +75,16 @@ pub fn interrupt_once(args: &[&str], cue: &str, after: Duration) -> Interrupted 
             }
         }
     });
-    let start = Instant::now();
+    // Without a cue the signal goes at `after`; with one, the cue must come within two minutes.
+    let deadline = Instant::now()
+        + if cue.is_empty() {
+            after
+        } else {
+            Duration::from_secs(120)
+        };
     let mut seen = String::new();
     loop {
-        if cue.is_empty() && start.elapsed() >= after {
-            break;
-        }
-        let wait = if cue.is_empty() {
-            after.saturating_sub(start.elapsed())
-        } else {
-            Duration::from_secs(120).saturating_sub(start.elapsed())
-        };
-        match lines.recv_timeout(wait.max(Duration::from_millis(1))) {
+        match lines.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
             Ok(line) => {
                 seen.push_str(&line);
                 seen.push('\n');
@@ -101,9 +99,7 @@ pub fn interrupt_once(args: &[&str], cue: &str, after: Duration) -> Interrupted 
             }
         }
     }
-    let pid = child.id().to_string();
-    let sent = Command::new("kill").args(["-INT", &pid]).status();
-    assert!(sent.is_ok_and(|s| s.success()), "SIGINT to {pid}");
+    sigint(&child);
     let status = wait_within(
         &mut child,
         Duration::from_secs(60),
@@ -130,6 +126,18 @@ pub fn sigint_in_child(command: &mut Command, action: libc::sighandler_t) {
             Ok(())
         });
     }
+}
+
+/// Sends `child` SIGINT, as Ctrl-C at a terminal does.
+#[cfg(unix)]
+pub fn sigint(child: &Child) {
+    let pid = libc::pid_t::try_from(child.id()).expect("a pid");
+    // SAFETY: a signal to a child this test started and has not yet waited for.
+    assert_eq!(
+        unsafe { libc::kill(pid, libc::SIGINT) },
+        0,
+        "SIGINT to {pid}"
+    );
 }
 
 /// The proven bounds of a `solve --json` answer.
