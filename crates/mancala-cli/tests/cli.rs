@@ -13,6 +13,8 @@ use std::time::{Duration, Instant};
 /// the summary.
 #[test]
 fn long_help_teaches_each_command() {
+    let top = mancala(&["--help"]);
+    let top = String::from_utf8_lossy(&top.stdout);
     for (command, long, short) in [
         (
             "solve",
@@ -45,9 +47,8 @@ fn long_help_teaches_each_command() {
         let out = mancala(&[command, "-h"]);
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(text.starts_with(short), "{command} -h: {text}");
-        let top = mancala(&["--help"]);
         assert!(
-            String::from_utf8_lossy(&top.stdout).contains(short),
+            top.contains(short),
             "mancala --help lacks {command}'s summary"
         );
     }
