@@ -259,13 +259,17 @@ impl<'a> Worker<'a> {
                 return Score::proven(mover as i32 - opp as i32);
             }
         } else {
-            // Kalah type: over exactly when a row is empty, and each side keeps its row; the
-            // moves wait until the table entry has had its say.
+            // Kalah type: over exactly when a row is empty, and each side keeps its row.
             let m = self.rules.pits();
             let (own, opp) = (byte_sum(b.own(m)), byte_sum(b.opp(m)));
             if own == 0 || opp == 0 {
                 return Score::proven(own as i32 - opp as i32);
             }
+            // The moves are generated before the table entry is read, although a cutoff there
+            // makes them useless: the entry's load (started above, usually a cache miss) then
+            // completes behind the generation instead of stalling the probe. 6x4 over 20-seed
+            // tables: 0.94 of the time on one thread, 0.97 on two, the same nodes.
+            self.rules.moves_into(b, &mut kids);
         }
         if ply >= MAX_PLY {
             return self.stop_with(Halt::TooDeep);
@@ -294,9 +298,6 @@ impl<'a> Worker<'a> {
         }
         if depth <= 0 {
             return Score::heuristic(0.max(lo).min(hi));
-        }
-        if !self.cycles {
-            self.rules.moves_into(b, &mut kids);
         }
         let etc = work >= ETC_WORK;
         self.expand(
