@@ -291,6 +291,16 @@ impl<'a> Worker<'a> {
                 }
             }
         }
+        // Each child to search gets its hash once (for its entry's load, started here with the
+        // same aim, the cutoffs and the busy marks below): 0.94 of the time again.
+        let mut hashes = [h; MAX_MOVES];
+        for (i, c) in kids.as_slice().iter().enumerate() {
+            if c.next != Next::Over && ranks[i] == NOT_TABLED {
+                let ch = hash(c.board);
+                self.tt.prefetch(ch);
+                hashes[i] = ch;
+            }
+        }
         let (mut lo, mut hi, mut tt_move, mut work) = (-n, n, NO_MOVE, 0);
         if let Some(e) = self.tt.probe(h, n as u32) {
             lo = lo.max(e.lo);
@@ -328,6 +338,7 @@ impl<'a> Worker<'a> {
             tt_move,
             etc,
             &ranks,
+            &hashes,
         )
     }
 
@@ -351,6 +362,7 @@ impl<'a> Worker<'a> {
         tt_move: u8,
         etc: bool,
         ranks: &[u64; MAX_MOVES],
+        hashes: &[crate::tt::Hash; MAX_MOVES],
     ) -> Score {
         let start = self.nodes;
         self.expanded += 1;
@@ -397,14 +409,6 @@ impl<'a> Worker<'a> {
             keys[j] = key;
             order[j] = i as u8;
             count += 1;
-        }
-        // Each searched child's hash, once: for the loads started here, the cutoffs below and
-        // the busy marks.
-        let mut hashes = [h; MAX_MOVES];
-        for &i in &order[..count] {
-            let ch = hash(kids[i as usize].board);
-            self.tt.prefetch(ch);
-            hashes[i as usize] = ch;
         }
         // Children inside the tables are exact: read them (their loads are already under way)
         // before searching anything.
