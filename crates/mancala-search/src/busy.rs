@@ -3,9 +3,9 @@
 //! Two threads on the same proof follow the same move order, so without help they walk into
 //! the same subtrees and repeat each other's work until one of them stores a result. Before
 //! searching any move but a node's first, a thread asks whether another thread is inside that
-//! child; if so it defers the move to the end of its list and takes the next one. Only big
-//! subtrees are marked: the table of marks is small, and for a short search the bookkeeping
-//! costs more than the work it saves. Marks only reorder moves, so results stay exact.
+//! child; if so it defers the move to the end of its list and takes the next one. Nodes right
+//! above the tables are not marked (`DEFER_HEIGHT` in `node`): there a subtree is a few nodes
+//! and the bookkeeping costs what it saves. Marks only reorder moves, so results stay exact.
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -43,6 +43,11 @@ impl Busy {
     /// Clears the mark, unless the slot now belongs to another position.
     #[inline]
     pub fn leave(&self, key: u64) {
-        let _ = self.slot(key).compare_exchange(key, 0, Relaxed, Relaxed);
+        // A load and a store rather than a compare-and-swap: the swap's locked instruction is
+        // paid at nearly every node, and losing a race only loses a hint.
+        let slot = self.slot(key);
+        if slot.load(Relaxed) == key {
+            slot.store(0, Relaxed);
+        }
     }
 }
