@@ -33,39 +33,55 @@ const FORMAT: &str = "mancala payloads checked, version 1";
 const MAX_RECORD: u64 = 1 << 16;
 
 /// What the files of tiers `0..=max` of one rule set are now: their sizes, times and
-/// identities, in the record's text form. Tiers without a file are left out.
+/// identities, one line a tier in the record's text form. Tiers without a file are left out.
+///
+/// A record vouches for any subset of the tiers it lists: a question about a position with
+/// fewer seeds opens fewer tiers, and in a game each question has a different count, so a
+/// record tied to one exact range would send every other question back to reading gigabytes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Stamp {
     record: PathBuf,
-    text: String,
+    dir: PathBuf,
+    key: String,
+    /// `(tier, line)` in tier order.
+    lines: Vec<(usize, String)>,
     /// The latest change time among the files, in seconds.
     newest: i64,
+}
+
+/// The record line of tier `n`'s file (`tier dev inode length mtime ctime`) and its change
+/// time in seconds, if the file is there.
+fn tier_line(dir: &Path, key: &str, n: usize) -> Option<(String, i64)> {
+    let m = fs::metadata(tier_path(dir, key, n)).ok()?;
+    let line = format!(
+        "{n} {} {} {} {}.{:09} {}.{:09}",
+        m.dev(),
+        m.ino(),
+        m.len(),
+        m.mtime(),
+        m.mtime_nsec(),
+        m.ctime(),
+        m.ctime_nsec()
+    );
+    Some((line, m.ctime()))
 }
 
 impl Stamp {
     /// The facts of the tier files of `key` in `dir` up to `max` seeds, as they are now.
     pub fn now(dir: &Path, key: &str, max: usize) -> Stamp {
-        let mut text = format!("{FORMAT}\n");
+        let mut lines = Vec::new();
         let mut newest = i64::MIN;
         for n in 0..=max {
-            let path = tier_path(dir, key, n);
-            if let Ok(m) = fs::metadata(&path) {
-                newest = newest.max(m.ctime());
-                text += &format!(
-                    "{n} {} {} {} {}.{:09} {}.{:09}\n",
-                    m.dev(),
-                    m.ino(),
-                    m.len(),
-                    m.mtime(),
-                    m.mtime_nsec(),
-                    m.ctime(),
-                    m.ctime_nsec()
-                );
+            if let Some((line, changed)) = tier_line(dir, key, n) {
+                newest = newest.max(changed);
+                lines.push((n, line));
             }
         }
         Stamp {
             record: dir.join(key).join(RECORD),
-            text,
+            dir: dir.to_path_buf(),
+            key: key.to_string(),
+            lines,
             newest,
         }
     }
@@ -73,15 +89,57 @@ impl Stamp {
     /// Whether the record says these very files had their payloads checked, and was written
     /// more than a second after the last of them changed.
     pub fn recorded(&self) -> bool {
-        read_record(&self.record)
-            .is_some_and(|(t, written)| t == self.text && written > self.newest.saturating_add(1))
+        let Some((text, written)) = read_record(&self.record) else {
+            return false;
+        };
+        let Some(listed) = record_lines(&text) else {
+            return false;
+        };
+        written > self.newest.saturating_add(1)
+            && self.lines.iter().all(|(_, l)| listed.contains(&l.as_str()))
     }
 
-    /// Records that the files, as they were when this stamp was taken, were checked in full.
-    /// Best effort: a folder that cannot be written keeps no record.
+    /// Records that the files, as they were when this stamp was taken, were checked in full,
+    /// keeping what the record vouched for of the other tiers while their files are as they
+    /// were. Best effort: a folder that cannot be written keeps no record.
     pub fn record(&self) {
-        let _ = write_atomically(&self.record, |f| f.write_all(self.text.as_bytes()));
+        let mut lines = self.lines.clone();
+        if let Some((text, written)) = read_record(&self.record) {
+            for old in record_lines(&text).unwrap_or_default() {
+                let Some(n) = old.split(' ').next().and_then(|t| t.parse::<usize>().ok()) else {
+                    continue;
+                };
+                if lines.iter().any(|(k, _)| *k == n) {
+                    continue;
+                }
+                // Kept only if the old record vouched for it (written more than a second
+                // after the file's last change) and the file has not changed since.
+                if let Some((now, changed)) = tier_line(&self.dir, &self.key, n) {
+                    if now == old && written > changed.saturating_add(1) {
+                        lines.push((n, now));
+                    }
+                }
+            }
+        }
+        lines.sort();
+        let _ = write_atomically(&self.record, |f| f.write_all(text_of(&lines).as_bytes()));
     }
+}
+
+/// The record's text for these lines.
+fn text_of(lines: &[(usize, String)]) -> String {
+    let mut text = format!("{FORMAT}\n");
+    for (_, l) in lines {
+        text += l;
+        text.push('\n');
+    }
+    text
+}
+
+/// The tier lines of a record's text, `None` if it is not a record.
+fn record_lines(text: &str) -> Option<Vec<&str>> {
+    let mut lines = text.lines();
+    (lines.next() == Some(FORMAT)).then(|| lines.filter(|l| !l.is_empty()).collect())
 }
 
 /// The record's text and when it was written (seconds), if it is a small regular file (a link
@@ -137,6 +195,39 @@ mod tests {
         let _ = fs::remove_dir_all(&d);
     }
 
+    /// A question about fewer seeds opens fewer tiers: the record of more vouches for them,
+    /// and recording the check of fewer keeps the others while their files are unchanged.
+    #[test]
+    fn a_record_vouches_for_fewer_tiers_and_keeps_the_rest() {
+        let d = scratch("subset");
+        for n in 0..=3 {
+            fs::write(tier_path(&d, "k", n), format!("tier {n}")).unwrap();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2100));
+        Stamp::now(&d, "k", 3).record();
+        assert!(
+            Stamp::now(&d, "k", 1).recorded(),
+            "tiers 0..=1 were checked with 0..=3"
+        );
+        // A check of tiers 0..=1 alone (tier 1 rewritten, so it is read again) keeps 2 and 3.
+        fs::write(tier_path(&d, "k", 1), "tier 1").unwrap();
+        assert!(!Stamp::now(&d, "k", 1).recorded());
+        std::thread::sleep(std::time::Duration::from_millis(2100));
+        Stamp::now(&d, "k", 1).record();
+        assert!(Stamp::now(&d, "k", 1).recorded());
+        assert!(Stamp::now(&d, "k", 3).recorded(), "tiers 2 and 3 kept");
+        // A tier changed since the record is dropped at the next recording, and vouched for
+        // by neither record.
+        fs::write(tier_path(&d, "k", 3), "tier 3").unwrap();
+        assert!(!Stamp::now(&d, "k", 3).recorded());
+        Stamp::now(&d, "k", 0).record();
+        assert!(Stamp::now(&d, "k", 2).recorded());
+        assert!(!Stamp::now(&d, "k", 3).recorded());
+        let text = fs::read_to_string(d.join("k").join(RECORD)).unwrap();
+        assert_eq!(record_lines(&text).unwrap().len(), 3, "{text}");
+        let _ = fs::remove_dir_all(&d);
+    }
+
     #[test]
     fn a_planted_record_is_not_followed_or_waited_on() {
         let d = scratch("planted");
@@ -146,14 +237,14 @@ mod tests {
         let record = d.join("k").join(RECORD);
         // A link to a file that holds the right text is still not a record.
         let elsewhere = d.join("elsewhere");
-        fs::write(&elsewhere, &s.text).unwrap();
+        fs::write(&elsewhere, text_of(&s.lines)).unwrap();
         std::os::unix::fs::symlink(&elsewhere, &record).unwrap();
         assert!(!s.recorded());
         // Recording replaces the link, never writes through it.
         s.record();
         assert!(s.recorded());
         assert!(fs::symlink_metadata(&record).unwrap().is_file());
-        assert_eq!(fs::read_to_string(&elsewhere).unwrap(), s.text);
+        assert_eq!(fs::read_to_string(&elsewhere).unwrap(), text_of(&s.lines));
         // A named pipe is not opened (opening it would wait for a writer).
         fs::remove_file(&record).unwrap();
         let c = std::ffi::CString::new(record.to_str().unwrap()).unwrap();
