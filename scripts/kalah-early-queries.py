@@ -5,15 +5,20 @@ Usage: scripts/kalah-early-queries.py MANCALA DIR [PLIES] [COMMAND] [-- OPTION..
 
 MANCALA is the binary, DIR a table folder with Kalah tables (28 seeds answer these positions
 interactively), PLIES defaults to 2, COMMAND to `query` (`solve` times solves instead, and
-adds up their nodes). Options after `--` go to every command, e.g.
-`-- --tables 28 --threads 1 --hash 16` for reproducible node counts of `solve`. Each
-position is asked in a fresh process, as a user at the command line asks it: the times include
-opening the tables, not building them. Prints the slowest positions and the distribution.
+adds up their nodes; `serve` starts one `mancala serve --dir DIR` and asks its `/api/query` in
+turn, as a player's page would, so its searcher keeps what it learnt). Options after `--` go
+to every command (to the server for `serve`), e.g.
+`-- --tables 28 --threads 1 --hash 16` for reproducible node counts of `solve`. With `query`
+and `solve` each position is asked in a fresh process, as a user at the command line asks it:
+the times include opening the tables, not building them. Prints the slowest positions and the distribution.
 """
 import json
+import socket
 import subprocess
 import sys
 import time
+import urllib.parse
+import urllib.request
 
 
 def main():
@@ -51,19 +56,46 @@ def main():
                 following += [moves + [pit] for pit in state["legal"]]
         frontier = following
 
+    server = None
+    if command == "serve":
+        # One server for all the questions, asked in turn as a player's page would.
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        server = subprocess.Popen(
+            [binary, "serve", "--dir", folder, "--addr", f"127.0.0.1:{port}", *extra],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+
     rows = []
     nodes = 0
-    for position, moves in seen.items():
-        text = " ".join(map(str, position))
-        started = time.time()
-        out = subprocess.run(
-            [binary, command, "kalah", text, "--dir", folder, "--json", "-q", *extra],
-            capture_output=True, text=True, check=True,
-        )
-        seconds = time.time() - started
-        answer = json.loads(out.stdout)
-        nodes += answer.get("nodes", 0)
-        rows.append((seconds, text, moves, answer["value"]))
+    try:
+        for position, moves in seen.items():
+            text = " ".join(map(str, position))
+            started = time.time()
+            if server:
+                query = urllib.parse.urlencode({"variant": "kalah", "seeds": 4, "position": text})
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/query?{query}", timeout=600) as r:
+                    answer = json.loads(r.read())
+            else:
+                out = subprocess.run(
+                    [binary, command, "kalah", text, "--dir", folder, "--json", "-q", *extra],
+                    capture_output=True, text=True, check=True,
+                )
+                answer = json.loads(out.stdout)
+            seconds = time.time() - started
+            nodes += answer.get("nodes", 0)
+            rows.append((seconds, text, moves, answer["value"]))
+    finally:
+        if server:
+            server.terminate()
+            server.wait()
     rows.sort()
     for seconds, text, moves, value in rows[-8:]:
         print(f"{seconds:6.2f} s  value {value:+}  after {moves}  {text}")
