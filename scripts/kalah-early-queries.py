@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Times `mancala query` on every Kalah 6x4 position within PLIES moves of the start.
+"""Times the answers for every Kalah 6x4 position within PLIES moves of the start.
 
 Usage: scripts/kalah-early-queries.py MANCALA DIR [PLIES] [COMMAND] [-- OPTION...]
 
@@ -7,13 +7,13 @@ MANCALA is the binary, DIR a table folder with Kalah tables (28 seeds answer the
 interactively), PLIES defaults to 2, COMMAND to `query` (`solve` times solves instead, and
 adds up their nodes; `serve` starts one `mancala serve --dir DIR` and asks its `/api/query` in
 turn, as a player's page would, so its searcher keeps what it learnt). Options after `--` go
-to every command (to the server for `serve`), e.g.
-`-- --tables 28 --threads 1 --hash 16` for reproducible node counts of `solve`. With `query`
-and `solve` each position is asked in a fresh process, as a user at the command line asks it:
-the times include opening the tables, not building them. Prints the slowest positions and the distribution.
+to every command, e.g. `-- --tables 28 --threads 1 --hash 16` for reproducible node counts of
+`solve`, or to the server for `serve` (`-- --hash 256`). With `query` and `solve` each
+position is asked in a fresh process, as a user at the command line asks it: the times include
+opening the tables, not building them. Prints the slowest positions and the distribution.
 """
 import json
-import socket
+import re
 import subprocess
 import sys
 import time
@@ -57,31 +57,29 @@ def main():
         frontier = following
 
     server = None
-    if command == "serve":
-        # One server for all the questions, asked in turn as a player's page would.
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        server = subprocess.Popen(
-            [binary, "serve", "--dir", folder, "--addr", f"127.0.0.1:{port}", *extra],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.1)
-
+    base = None
     rows = []
     nodes = 0
     try:
+        if command == "serve":
+            # One server for all the questions, asked in turn as a player's page would. It
+            # picks a free port and says which on its first line.
+            server = subprocess.Popen(
+                [binary, "serve", "--dir", folder, "--addr", "127.0.0.1:0", *extra],
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            )
+            line = server.stdout.readline()
+            found = re.search(r"on (http://\S+?)/? ", line)
+            if not found:
+                server.kill()
+                sys.exit(f"mancala serve did not start: {line}{server.stderr.read()}")
+            base = found.group(1)
         for position, moves in seen.items():
             text = " ".join(map(str, position))
             started = time.time()
-            if server:
+            if server is not None:
                 query = urllib.parse.urlencode({"variant": "kalah", "seeds": 4, "position": text})
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/query?{query}", timeout=600) as r:
+                with urllib.request.urlopen(f"{base}/api/query?{query}", timeout=600) as r:
                     answer = json.loads(r.read())
             else:
                 out = subprocess.run(
@@ -93,12 +91,18 @@ def main():
             nodes += answer.get("nodes", 0)
             rows.append((seconds, text, moves, answer["value"]))
     finally:
-        if server:
+        if server is not None:
             server.terminate()
-            server.wait()
+            try:
+                server.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                server.kill()
     rows.sort()
     for seconds, text, moves, value in rows[-8:]:
-        print(f"{seconds:6.2f} s  value {value:+}  after {moves}  {text}")
+        # A server's search stops at its time limit (`--max-seconds`, 5 s by default) with
+        # bounds only.
+        shown = "unsettled" if value is None else f"{value:+}"
+        print(f"{seconds:6.2f} s  value {shown}  after {moves}  {text}")
     times = [r[0] for r in rows]
     print(
         f"{command}: {len(times)} positions within {plies} plies, {sum(times):.2f} s in all: "

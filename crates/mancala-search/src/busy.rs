@@ -40,7 +40,8 @@ impl Busy {
         self.slot(key).store(key, Relaxed);
     }
 
-    /// Clears the mark, unless the slot now belongs to another position.
+    /// Clears the mark, unless the slot now belongs to another position (a mark made in the
+    /// instant between the look and the clearing is lost: a lost hint).
     #[inline]
     pub fn leave(&self, key: u64) {
         // A load and a store rather than a compare-and-swap: the swap's locked instruction is

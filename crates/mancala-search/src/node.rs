@@ -34,9 +34,9 @@ const ETC_WORK: u8 = 10;
 /// Nodes with at least this many seeds above the tables share their moves between threads
 /// (see `busy`). Most of a proof lies within a few seeds of the tables, and that is where two
 /// threads repeated each other: with marks from 10 seeds up, two threads expanded 30% more
-/// nodes than one at one seed above the tables and 4% more at eleven. From 2 up, paired: 6x4
+/// nodes than one at one seed above the tables and 4% more at ten. From 2 up, paired: 6x4
 /// over 20-seed tables 0.96 of the time of 6 (itself 0.92 of 10), 6x5 over 28-seed tables 0.85
-/// of 10. At 1 the marks cost what they save.
+/// of 10 (docs/performance.md). At 1 the marks cost what they save.
 const DEFER_HEIGHT: i32 = 2;
 /// Deepest path followed before giving up (far beyond any real game).
 pub const MAX_PLY: u32 = 100_000;

@@ -47,6 +47,9 @@ pub struct Stamp {
     lines: Vec<(usize, String)>,
     /// The latest change time among the files, in seconds.
     newest: i64,
+    /// When the facts were taken, in seconds: a file changed within a second of this may
+    /// change again, in place, in the same tick of a coarse clock while it is being checked.
+    taken: i64,
 }
 
 /// The record line of tier `n`'s file (`tier dev inode length mtime ctime`) and its change
@@ -77,12 +80,16 @@ impl Stamp {
                 lines.push((n, line));
             }
         }
+        let taken = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() as i64);
         Stamp {
             record: dir.join(key).join(RECORD),
             dir: dir.to_path_buf(),
             key: key.to_string(),
             lines,
             newest,
+            taken,
         }
     }
 
@@ -103,13 +110,21 @@ impl Stamp {
     /// keeping what the record vouched for of the other tiers while their files are as they
     /// were. Best effort: a folder that cannot be written keeps no record.
     pub fn record(&self) {
-        let mut lines = self.lines.clone();
+        // A file changed within a second of the stamp could have been changed again during
+        // the check without its facts showing it: it is left out, to be checked again.
+        let mut lines: Vec<(usize, String)> = self
+            .lines
+            .iter()
+            .filter(|(_, l)| change_secs(l).is_some_and(|c| c.saturating_add(1) < self.taken))
+            .cloned()
+            .collect();
+        let checked: Vec<usize> = self.lines.iter().map(|(n, _)| *n).collect();
         if let Some((text, written)) = read_record(&self.record) {
             for old in record_lines(&text).unwrap_or_default() {
                 let Some(n) = old.split(' ').next().and_then(|t| t.parse::<usize>().ok()) else {
                     continue;
                 };
-                if lines.iter().any(|(k, _)| *k == n) {
+                if checked.contains(&n) || lines.iter().any(|(k, _)| *k == n) {
                     continue;
                 }
                 // Kept only if the old record vouched for it (written more than a second
@@ -136,6 +151,11 @@ fn text_of(lines: &[(usize, String)]) -> String {
     text
 }
 
+/// The change time, in whole seconds, of a record line (its last field).
+fn change_secs(line: &str) -> Option<i64> {
+    line.rsplit(' ').next()?.split('.').next()?.parse().ok()
+}
+
 /// The tier lines of a record's text, `None` if it is not a record.
 fn record_lines(text: &str) -> Option<Vec<&str>> {
     let mut lines = text.lines();
@@ -143,18 +163,22 @@ fn record_lines(text: &str) -> Option<Vec<&str>> {
 }
 
 /// The record's text and when it was written (seconds), if it is a small regular file (a link
-/// is not followed, a pipe is not waited on).
+/// is not followed, a pipe is not waited on). The file is opened without following a link and
+/// without waiting, and its type is read from the open file, so nothing swapped in between a
+/// look and the open is taken for it.
 fn read_record(path: &Path) -> Option<(String, i64)> {
-    let meta = fs::symlink_metadata(path).ok()?;
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)
+        .ok()?;
+    let meta = file.metadata().ok()?;
     if !meta.is_file() || meta.len() > MAX_RECORD {
         return None;
     }
     let mut text = String::new();
-    fs::File::open(path)
-        .ok()?
-        .take(MAX_RECORD)
-        .read_to_string(&mut text)
-        .ok()?;
+    file.take(MAX_RECORD).read_to_string(&mut text).ok()?;
     Some((text, meta.mtime()))
 }
 
@@ -181,6 +205,10 @@ mod tests {
             !s.recorded(),
             "files changed within the record's second are read again"
         );
+        // Nor are they written into the record: changed again in place within the same tick
+        // of a coarse clock, during the check, their facts would not show it.
+        let text = fs::read_to_string(d.join("k").join(RECORD)).unwrap();
+        assert_eq!(record_lines(&text), Some(vec![]), "{text}");
         std::thread::sleep(std::time::Duration::from_millis(2100));
         let s = Stamp::now(&d, "k", 2);
         s.record();
