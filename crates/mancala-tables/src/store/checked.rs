@@ -43,8 +43,8 @@ pub struct Stamp {
     record: PathBuf,
     dir: PathBuf,
     key: String,
-    /// `(tier, line)` in tier order.
-    lines: Vec<(usize, String)>,
+    /// `(tier, line, change time in seconds)` in tier order.
+    lines: Vec<(usize, String, i64)>,
     /// The latest change time among the files, in seconds.
     newest: i64,
     /// When the facts were taken, in seconds: a file changed within a second of this may
@@ -77,7 +77,7 @@ impl Stamp {
         for n in 0..=max {
             if let Some((line, changed)) = tier_line(dir, key, n) {
                 newest = newest.max(changed);
-                lines.push((n, line));
+                lines.push((n, line, changed));
             }
         }
         let taken = std::time::SystemTime::now()
@@ -103,7 +103,10 @@ impl Stamp {
             return false;
         };
         written > self.newest.saturating_add(1)
-            && self.lines.iter().all(|(_, l)| listed.contains(&l.as_str()))
+            && self
+                .lines
+                .iter()
+                .all(|(_, l, _)| listed.contains(&l.as_str()))
     }
 
     /// Records that the files, as they were when this stamp was taken, were checked in full,
@@ -112,48 +115,61 @@ impl Stamp {
     pub fn record(&self) {
         // A file changed within a second of the stamp could have been changed again during
         // the check without its facts showing it: it is left out, to be checked again.
-        let mut lines: Vec<(usize, String)> = self
+        let mut lines: Vec<(usize, &str)> = self
             .lines
             .iter()
-            .filter(|(_, l)| change_secs(l).is_some_and(|c| c.saturating_add(1) < self.taken))
-            .cloned()
+            .filter(|(_, _, changed)| changed.saturating_add(1) < self.taken)
+            .map(|(n, l, _)| (*n, l.as_str()))
             .collect();
-        let checked: Vec<usize> = self.lines.iter().map(|(n, _)| *n).collect();
-        if let Some((text, written)) = read_record(&self.record) {
-            for old in record_lines(&text).unwrap_or_default() {
-                let Some(n) = old.split(' ').next().and_then(|t| t.parse::<usize>().ok()) else {
+        // Tiers this check covered, and then each tier kept: every tier gets one line.
+        let mut seen: Vec<usize> = self.lines.iter().map(|(n, _, _)| *n).collect();
+        let old = read_record(&self.record);
+        let mut kept = Vec::new();
+        if let Some((text, written)) = &old {
+            for line in record_lines(text).unwrap_or_default() {
+                let Some(n) = line.split(' ').next().and_then(|t| t.parse::<usize>().ok()) else {
                     continue;
                 };
-                if checked.contains(&n) || lines.iter().any(|(k, _)| *k == n) {
+                if seen.contains(&n) {
                     continue;
                 }
+                seen.push(n);
                 // Kept only if the old record vouched for it (written more than a second
                 // after the file's last change) and the file has not changed since.
                 if let Some((now, changed)) = tier_line(&self.dir, &self.key, n) {
-                    if now == old && written > changed.saturating_add(1) {
-                        lines.push((n, now));
+                    if now == line && *written > changed.saturating_add(1) {
+                        kept.push((n, now));
                     }
                 }
             }
         }
+        lines.extend(kept.iter().map(|(n, l)| (*n, l.as_str())));
         lines.sort();
         let _ = write_atomically(&self.record, |f| f.write_all(text_of(&lines).as_bytes()));
     }
 }
 
+#[cfg(test)]
+impl Stamp {
+    /// The record's text of every line of the stamp.
+    fn text(&self) -> String {
+        let lines: Vec<(usize, &str)> = self
+            .lines
+            .iter()
+            .map(|(n, l, _)| (*n, l.as_str()))
+            .collect();
+        text_of(&lines)
+    }
+}
+
 /// The record's text for these lines.
-fn text_of(lines: &[(usize, String)]) -> String {
+fn text_of(lines: &[(usize, &str)]) -> String {
     let mut text = format!("{FORMAT}\n");
     for (_, l) in lines {
         text += l;
         text.push('\n');
     }
     text
-}
-
-/// The change time, in whole seconds, of a record line (its last field).
-fn change_secs(line: &str) -> Option<i64> {
-    line.rsplit(' ').next()?.split('.').next()?.parse().ok()
 }
 
 /// The tier lines of a record's text, `None` if it is not a record.
@@ -265,14 +281,14 @@ mod tests {
         let record = d.join("k").join(RECORD);
         // A link to a file that holds the right text is still not a record.
         let elsewhere = d.join("elsewhere");
-        fs::write(&elsewhere, text_of(&s.lines)).unwrap();
+        fs::write(&elsewhere, s.text()).unwrap();
         std::os::unix::fs::symlink(&elsewhere, &record).unwrap();
         assert!(!s.recorded());
         // Recording replaces the link, never writes through it.
         s.record();
         assert!(s.recorded());
         assert!(fs::symlink_metadata(&record).unwrap().is_file());
-        assert_eq!(fs::read_to_string(&elsewhere).unwrap(), text_of(&s.lines));
+        assert_eq!(fs::read_to_string(&elsewhere).unwrap(), s.text());
         // A named pipe is not opened (opening it would wait for a writer).
         fs::remove_file(&record).unwrap();
         let c = std::ffi::CString::new(record.to_str().unwrap()).unwrap();

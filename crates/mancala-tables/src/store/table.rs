@@ -118,12 +118,6 @@ impl Table {
         // this program never modifies them while they are mapped. One changed by someone else
         // is caught where the map is watched (see `mapped`), and faults where it is not.
         let map = unsafe { Mmap::map(&file) }.map_err(|e| FileError::io(path, e))?;
-        // Pages read in from disk through this map then come into the page cache as 2 MB
-        // folios, which this and every later process maps whole (one fault and one TLB entry
-        // each instead of 512): a search's probes land at random in gigabytes of tables. A
-        // kernel that cannot do it for files refuses the advice, and nothing changes.
-        #[cfg(target_os = "linux")]
-        let _ = map.advise(memmap2::Advice::HugePage);
         let mut map = FileMap::new(map);
         if watch == Watching::On {
             map.watch();
