@@ -90,7 +90,7 @@ fn expected_value(options: &[&str], position: &str) -> i64 {
 }
 
 /// Awari tables up to 8 seeds built in a fresh folder `name`.
-fn awari_to_8(name: &str) -> std::path::PathBuf {
+fn awari_to_8(name: &str) -> common::Scratch {
     let dir = scratch(name);
     let d = dir.to_str().unwrap();
     assert!(

@@ -8,6 +8,8 @@
 //! The case count is proptest's (`PROPTEST_CASES`, default 256 a property); `.ci/run` runs
 //! this with a larger fixed budget.
 
+mod common;
+
 use mancala_bao::BaoFamily;
 use mancala_forced::ForcedFamily;
 use mancala_multi::MultiFamily;
@@ -462,8 +464,7 @@ fn published() -> &'static Path {
 fn tables() -> (&'static Path, &'static Path) {
     static DIR: OnceLock<(PathBuf, PathBuf)> = OnceLock::new();
     let (f, d) = DIR.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("mancala-fuzz-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = common::process_folder::process_folder("fuzz-tables");
         let rules = Rules::new(Variant::preset(Preset::Awari));
         let opts = BuildOptions {
             dir: dir.clone(),

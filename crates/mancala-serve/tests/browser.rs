@@ -25,6 +25,8 @@ struct Browser {
     driver: Child,
     base: String,
     session: String,
+    /// Chromium's profile folder, removed with the browser.
+    profile: std::path::PathBuf,
 }
 
 impl Browser {
@@ -72,6 +74,7 @@ impl Browser {
             driver,
             base,
             session: String::new(),
+            profile,
         };
         let v = b.call("POST", "/session", Some(caps));
         b.session = v["sessionId"].as_str().expect("a session").to_string();
@@ -148,6 +151,7 @@ impl Drop for Browser {
         }
         let _ = self.driver.kill();
         let _ = self.driver.wait();
+        let _ = std::fs::remove_dir_all(&self.profile);
     }
 }
 

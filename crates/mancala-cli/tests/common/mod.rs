@@ -3,9 +3,11 @@
 #![allow(dead_code)]
 
 use serde_json::Value;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Output};
 use std::time::{Duration, Instant};
+
+pub mod process_folder;
 
 /// Runs `mancala` with `args` and collects its output.
 pub fn mancala(args: &[&str]) -> Output {
@@ -157,11 +159,34 @@ pub fn json(args: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).expect("valid JSON")
 }
 
-/// An empty folder of this test process.
-pub fn scratch(name: &str) -> PathBuf {
+/// A folder of this test process (not yet made), removed with what is in it when dropped, at
+/// the end of its test whether the test passed or failed (a panic unwinds through the drop).
+pub struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// An empty folder of this test process, removed when the returned guard is dropped.
+pub fn scratch(name: &str) -> Scratch {
     let d = std::env::temp_dir().join(format!("mancala-cli-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
-    d
+    Scratch(d)
 }
 
 /// Each command must fail with one line on stderr that contains its needle (a usage error:

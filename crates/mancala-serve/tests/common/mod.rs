@@ -8,13 +8,16 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+#[path = "../../../mancala-cli/tests/common/process_folder.rs"]
+mod process_folder;
+use process_folder::process_folder;
+
 /// Awari tables up to 16 seeds (the published example position is 16 seeds), built once
 /// for every test of the process.
 pub fn tables() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("mancala-serve-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = process_folder("serve-tables");
         let opts = BuildOptions {
             dir: dir.clone(),
             max_seeds: 16,
