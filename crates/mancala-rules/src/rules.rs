@@ -190,7 +190,7 @@ impl Children {
     #[inline(always)]
     pub fn as_slice(&self) -> &[Child] {
         let moves = &self.items[..self.len as usize];
-        // SAFETY: `push` is the only writer and `len` counts what it wrote, so the first `len`
+        // SAFETY: `push` and `retain` write a slot before `len` covers it, so the first `len`
         // items are initialised; `MaybeUninit<Child>` has the layout of `Child`.
         unsafe { &*(moves as *const [MaybeUninit<Child>] as *const [Child]) }
     }

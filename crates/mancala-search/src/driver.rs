@@ -180,7 +180,7 @@ impl Drop for StopOnDrop<'_> {
 /// no better. Long proofs are unchanged (6x4 over 20-seed tables 1.01, 6x5 over 28 0.90-1.03).
 fn accompany(w: &mut Worker<'_>, b: Board, goal: Goal, last: u32, deepened: &Arc<Deepened>) {
     w.cancel = Some((deepened.clone(), 0));
-    deepen(w, b, goal, 2, last + 1);
+    deepen(w, b, goal, 2, last.saturating_add(1));
     w.cancel = None;
     w.aborted = false;
 }
@@ -435,7 +435,7 @@ fn remember(w: &Worker<'_>, rm: &RootMoves, h: crate::tt::Hash, n: u32) {
     }
 }
 
-/// Depth-limited iterations `1..=last` on this thread alone. Returns the last heuristic value.
+/// Depth-limited iterations `first..=last` on this thread. Returns the last heuristic value.
 fn deepen(w: &mut Worker<'_>, b: Board, goal: Goal, first: u32, last: u32) -> i32 {
     let mut guess = 0;
     for d in first..=last {

@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 /// static, which is never dropped), under cargo's scratch space for tests (`target/tmp`,
 /// which `cargo clean` empties). The `NAME-*` folders of earlier processes that are gone are
 /// removed first, so runs do not pile them up (looked up in `/proc`; elsewhere left alone).
+/// Call it once per process for each name (from a `OnceLock`): a second call empties the
+/// folder. Runs in separate PID namespaces must not share one `target` folder.
 pub fn process_folder(name: &str) -> PathBuf {
     let root = Path::new(env!("CARGO_TARGET_TMPDIR"));
     if Path::new("/proc/self").exists() {
