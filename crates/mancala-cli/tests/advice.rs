@@ -52,7 +52,6 @@ fn missing_tables_advice_mends(options: &[&str], position: &str, expected: i64) 
     let v = json(&query);
     assert_eq!(v["source"], "table", "{v}");
     assert_eq!(v["value"], expected, "{v}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -141,7 +140,6 @@ fn a_damaged_table_names_the_build_that_replaces_it() {
     let args: Vec<&str> = command[1..].iter().map(String::as_str).collect();
     assert!(mancala(&[&args[..], &["-q"]].concat()).status.success());
     assert_eq!(json(&query)["source"], "table");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Questions record the files whose payloads they checked (`payloads-checked`) and skip
@@ -157,5 +155,4 @@ fn a_table_damaged_after_a_checked_question_is_caught() {
     assert!(record.is_file(), "the first question records its check");
     assert_eq!(json(&query), first, "recorded files answer the same");
     damage_tier_8(&dir, &query);
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -386,7 +386,6 @@ fn a_killed_build_resumes_and_answers_the_published_example() {
         (t0["win"].as_u64(), t0["draw"].as_u64()),
         (Some(0), Some(1))
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A forced-move game's setup valued with and without the swap, as JSON.
@@ -439,7 +438,6 @@ fn nam_nam_rounds_from_the_command_line() {
     let north = query("2 2 2 2 2 2 north");
     assert_eq!(north["value"], -12);
     assert_eq!(north["moves"].as_array().unwrap().len(), 2);
-    let _ = std::fs::remove_dir_all(&dir);
 
     let v = json(&["play", "nam-nam", "--match", "--moves", "0,1,2", "--json"]);
     for key in [

@@ -313,7 +313,6 @@ fn special_files_at_a_tables_path_are_errors_that_name_them() {
         .filter(|f| f.ends_with(".tmp"))
         .collect();
     assert!(tmp.is_empty(), "{tmp:?}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -336,9 +335,7 @@ fn two_builds_into_one_folder_both_end_with_the_same_files() {
                 "{f}"
             );
         }
-        let _ = std::fs::remove_dir_all(&dir);
     }
-    let _ = std::fs::remove_dir_all(&single);
 }
 
 /// Starting a command without waiting for it.
@@ -448,7 +445,6 @@ fn a_forged_value_is_found_by_verify_and_repaired_by_build_repair() {
         "{}",
         text(&out)
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// xxh3-64, as the table format uses it (the tests of this crate keep no hash dependency).
@@ -559,7 +555,6 @@ fn every_message_leads_to_a_fix() {
         "{}",
         text(&out)
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -742,7 +737,6 @@ fn numbers_are_echoed_readably() {
         "{t}"
     );
     assert!(!t.contains("0 MB"), "{t}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A position no game reaches (an Awari position whose last mover left no pit of its row
@@ -799,7 +793,6 @@ fn a_position_that_cannot_arise_is_said_to_be_so() {
         "{t}"
     );
     assert!(!t.contains("cannot arise"), "{t}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// No "-0.00 s": a build that reuses every tier took 0.00 s (the sum of no durations was
@@ -821,7 +814,6 @@ fn no_negative_zero_is_printed() {
         raw.contains("\"seconds\":0") && !raw.contains("-0.0"),
         "{raw}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Counts in text are grouped by thousands everywhere ("1,255 nodes" beside "29,775,109

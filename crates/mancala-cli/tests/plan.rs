@@ -86,7 +86,6 @@ fn a_budget_too_small_is_refused_with_the_size_to_give() {
         ]);
         assert_eq!(out.status.code(), Some(2), "--memory {bad}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// What `args` print with `--json` added.
@@ -256,7 +255,6 @@ fn a_refused_budget_names_what_every_tier_needs() {
         "--json",
     ]);
     assert_eq!(enough["fits"], true);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `build` says what budget it works within, picked or given, on stdout or (with --json,
@@ -292,5 +290,4 @@ fn a_build_says_its_memory_budget() {
     for line in String::from_utf8_lossy(&given.stdout).lines() {
         serde_json::from_str::<serde_json::Value>(line).expect("stdout is JSON lines");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -81,7 +81,6 @@ fn awari_tables_are_the_published_files() {
         err.contains("scores.12: tier 12 rank 1,000 position"),
         "{err}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A smaller board whose top tier holds the start position, which the published files leave
@@ -117,7 +116,6 @@ fn the_start_position_comes_from_its_moves() {
     assert_eq!(from_files["value"], by_search["value"]);
     assert_eq!(from_files["best"], by_search["best"]);
     assert_eq!(from_files["tables"], 12);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Bad uses: a file of the wrong size, a missing tier, a rule set outside the Awari type.
@@ -166,7 +164,6 @@ fn published_files_are_checked() {
         ),
         (&["import", "awari", "--vu-dir", v, "--dir", i], "scores.3"),
     ]);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 fn flip(file: &Path, at: usize) {
@@ -208,7 +205,6 @@ fn import_refuses_values_no_position_can_have() {
             "nothing written for the forged tier"
         );
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// What is wrong with a folder of published files is said of the folder or the file itself:
@@ -235,5 +231,4 @@ fn a_missing_folder_or_file_is_named() {
         (&["query", "awari", position, "--vu-dir", v], "scores.0,"),
         (&["verify", "awari", "--vu-dir", v], "scores.0,"),
     ]);
-    let _ = std::fs::remove_dir_all(&dir);
 }

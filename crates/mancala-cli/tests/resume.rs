@@ -167,7 +167,6 @@ fn kill_and_resume(name: &str, extra: &[&str]) {
         .filter(|f| !f.ends_with(".mtb") && f != ".lock")
         .collect();
     assert!(left.is_empty(), "left behind: {left:?}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A checkpoint holds best exits worked out from the lower tiers' values: once those files
@@ -207,7 +206,6 @@ fn a_checkpoint_over_other_lower_tiers_is_not_resumed() {
         "tier {max} differs"
     );
     assert!(!ckpt.exists());
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A verification of the top tier read in order (a small budget), killed once it has
@@ -272,7 +270,6 @@ fn a_killed_verification_goes_on_from_its_journal() {
     let out = String::from_utf8_lossy(&fresh.stdout);
     assert!(out.starts_with("ok: 1 tiers"), "{out}");
     assert!(!out.contains("earlier run"), "{out}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A checkpoint the build cannot use (here not one at all) is said so, and the tier is built
@@ -304,5 +301,4 @@ fn a_damaged_checkpoint_starts_the_tier_over() {
         !ckpt.exists(),
         "the damaged checkpoint is removed with the tier done"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }

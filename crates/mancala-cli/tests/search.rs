@@ -66,7 +66,6 @@ fn solve_reproduces_kalah_6x3() {
         "solve", "kalah", "--seeds", "3", "--dir", d, "--json", "--tables", "10",
     ]);
     assert!(!String::from_utf8_lossy(&out.stderr).contains("building"));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A time limit that runs out reports proven bounds instead of a value.
@@ -176,7 +175,6 @@ fn ctrl_c_during_a_backward_solution_leaves_bounds() {
     assert_eq!(v["value"], Value::Null, "{v}");
     let (lo, hi) = bounds(&v);
     assert!(lo <= 0 && 0 <= hi, "{v}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Above the built tiers, `query` searches; once the tables cover the position, the table
@@ -231,7 +229,6 @@ fn query_falls_back_to_search_above_the_tables() {
     // The position has moves worse than the best, and the search left some of them bounded:
     // otherwise this test would not tell the two kinds of answer apart.
     assert!(bounded > 0, "{searched}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -258,7 +255,6 @@ fn play_engine_both_finishes_the_game() {
     assert!(ok, "{err}");
     assert!(out.contains("(engine) plays"), "{out}");
     assert!(out.contains("Game over"), "{out}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A person's moves, `hint` and `quit` come from stdin; bad input gets a message and the game
@@ -280,7 +276,6 @@ fn play_engine_reads_moves_hints_and_quit() {
     let (ok, out, _) = with_input(&args, "0\n");
     assert!(ok);
     assert!(out.contains("(end of input"), "{out}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Every kind of bad input to the new commands: a non-zero exit, one line on stderr, no panic.

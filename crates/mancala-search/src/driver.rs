@@ -3,9 +3,9 @@
 //! The first thread deepens: each depth-limited iteration converges MTD(f) on that depth's
 //! heuristic value, which gives the guess and, above all, the move ordering for the next
 //! iteration; any proven answer on the way narrows the root interval. The helpers meanwhile
-//! run the same iterations a ply deeper into the shared table (see `accompany`). Then the depth limit
-//! goes away and every question is split over all threads as root tasks (see `root`), with
-//! MTD(f) steps around the guess until the interval closes.
+//! run the same iterations a ply deeper into the shared table (see `accompany`). Then the
+//! depth limit goes away and every question is split over all threads as root tasks (see
+//! `root`), with MTD(f) steps around the guess until the interval closes.
 
 use crate::node::{Halt, Worker};
 use crate::probe::Probe;
