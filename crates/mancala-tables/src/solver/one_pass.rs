@@ -26,6 +26,13 @@ use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
 /// Positions whose children are ranked and prefetched before any is read.
 const BATCH: usize = 16;
+/// Most positions in one parallel task. A task plays all its mover's rows against one
+/// opponent's row before the next, and most children (quiet moves, captures, overflows) of
+/// one opponent's row lie in one block of a tier, ranked by what the mover's row became: the
+/// more mover's rows a task holds, the more of those children share a cache line. Whole
+/// groups (this bound rarely splits one) against tasks of 4,096 positions: Kalah 6x5 tiers
+/// 0..24 from nothing 0.93 of the time, the same files (docs/performance.md).
+const TASK: usize = 1 << 16;
 
 /// A row, its rank among the valid rows of its side with as many seeds, and its rank as a
 /// row of the other side (when the other side's rule admits it).
@@ -105,8 +112,8 @@ pub(crate) fn solve<L: LowerTiers>(job: Job<'_, L>, row_moves: bool) -> std::io:
                 if theirs.is_empty() {
                     continue;
                 }
-                // Several tasks per group when the group is big, a few rows each.
-                let per = (4096 / theirs.len()).max(1);
+                // Several tasks per group only when the group is very big (see `TASK`).
+                let per = (TASK / theirs.len()).max(1);
                 work.extend(mine.chunks(per).map(|c| (a, c, theirs)));
             }
         }
@@ -127,10 +134,24 @@ pub(crate) fn solve<L: LowerTiers>(job: Job<'_, L>, row_moves: bool) -> std::io:
                         // row lie together.
                         let movers: Vec<Mover> =
                             mine.iter().map(|r| Mover::new::<M>(ix, r.word, a)).collect();
-                        for opp in theirs {
+                        let extra = extra_moves(ix, n, a, &movers, theirs, lower);
+                        let mut out = vec![0i8; extra.len()];
+                        let per_opp = extra.chunks(mine.len()).zip(out.chunks_mut(mine.len()));
+                        for (opp, (extra, out)) in theirs.iter().zip(per_opp) {
                             let mut left = Theirs::new(opp.word);
-                            for (rows, moves) in mine.chunks(BATCH).zip(movers.chunks(BATCH)) {
-                                batch.solve_rows::<M, L>(&tier, a, rows, moves, opp, &mut left, lower);
+                            let chunks = mine.chunks(BATCH).zip(movers.chunks(BATCH));
+                            let outs = extra.chunks(BATCH).zip(out.chunks_mut(BATCH));
+                            for ((rows, moves), (extra, out)) in chunks.zip(outs) {
+                                batch.solve_rows::<M, L>(&tier, a, rows, moves, extra, out, opp, &mut left, lower);
+                            }
+                        }
+                        // Stored mover's row by mover's row: each row's positions lie in one
+                        // block, in rank order.
+                        for (i, mover) in mine.iter().enumerate() {
+                            let start = ix.rank_of_rows(n, a, mover.rank, 0) as usize;
+                            for (j, opp) in theirs.iter().enumerate() {
+                                let v = out[j * mine.len() + i];
+                                values[start + opp.rank as usize].store(v as u8, Relaxed);
                             }
                         }
                     } else {
@@ -201,11 +222,15 @@ impl Batch {
             let best = self.generic_moves::<M, L>(t, at, opp, board, None, lower);
             self.positions.push((rank, best));
         }
-        self.resolve(t, lower);
+        self.read_children(t, lower);
+        for &(rank, best) in &self.positions {
+            t.values[rank].store(best as i8 as u8, Relaxed);
+        }
     }
 
     /// [`Batch::solve`] for Kalah-type rules: the positions (each of `mine`, `opp`), with the
-    /// mover's rows' moves worked out in `moves`.
+    /// mover's rows' moves worked out in `moves` and their extra moves' best in `extra`;
+    /// their values go to `out`, in the same order.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn solve_rows<const M: usize, L: LowerTiers>(
@@ -214,6 +239,8 @@ impl Batch {
         a: usize,
         mine: &[Row],
         moves: &[Mover],
+        extra: &[i16],
+        out: &mut [i8],
         opp: &Row,
         left: &mut Theirs,
         lower: &L,
@@ -222,13 +249,17 @@ impl Batch {
         let as_mover = opp.as_other.expect("Kalah rows with seeds can move");
         self.positions.clear();
         self.probes.clear();
-        for (mover, rows) in mine.iter().zip(moves) {
-            let rank = t.ix.rank_of_rows(t.n, a, mover.rank, opp.rank) as usize;
+        for ((mover, rows), &extra) in mine.iter().zip(moves).zip(extra) {
             let at = self.positions.len() as u8;
-            let mut best = i32::MIN;
+            // The extra moves that leave a position were read already (`extra_moves`).
+            let mut best = if extra == NO_EXTRA {
+                i32::MIN
+            } else {
+                extra as i32
+            };
             let mut laps = 0u32;
             for (o, &mv) in rows.moves[..M].iter().enumerate() {
-                if let PitMove::Empty = mv {
+                if let PitMove::Empty | PitMove::Store { left: Some(_) } = mv {
                     continue;
                 }
                 match kalah_rows::outcome::<M>(
@@ -257,9 +288,13 @@ impl Batch {
                 let v = self.generic_moves::<M, L>(t, at, opp, board, Some(laps), lower);
                 best = best.max(v);
             }
-            self.positions.push((rank, best));
+            // The caller stores the values (`out`): no rank needed.
+            self.positions.push((usize::MAX, best));
         }
-        self.resolve(t, lower);
+        self.read_children(t, lower);
+        for (o, &(_, best)) in out.iter_mut().zip(&self.positions) {
+            *o = best as i8;
+        }
     }
 
     /// Generates the moves of `board` (position `at` of the batch, opponent's row `opp`) by
@@ -320,9 +355,9 @@ impl Batch {
         self.probes.push((at, tier as u32, rank, gain, sign));
     }
 
-    /// Reads the queued children and stores each position's best move.
+    /// Reads the queued children into each position's best move.
     #[inline(always)]
-    fn resolve<L: LowerTiers>(&mut self, t: &Tier, lower: &L) {
+    fn read_children<L: LowerTiers>(&mut self, t: &Tier, lower: &L) {
         for &(at, tier, r, gain, sign) in &self.probes {
             let v = if tier as usize == t.n {
                 t.values[r as usize].load(Relaxed) as i8
@@ -332,10 +367,43 @@ impl Batch {
             let best = &mut self.positions[at as usize].1;
             *best = (*best).max(gain + sign * v as i32);
         }
-        for &(rank, best) in &self.positions {
-            t.values[rank].store(best as i8 as u8, Relaxed);
+    }
+}
+
+/// No extra move leads to a position of the tiers (in [`extra_moves`]' answer).
+const NO_EXTRA: i16 = i16::MIN;
+
+/// The best extra move into a position of the tiers (last seed in the store, seeds left in
+/// the mover's row) of each pair (mover's row of `movers`, opponent's row of `theirs`),
+/// opponent's row major; [`NO_EXTRA`] where there is none.
+///
+/// Read apart from the other moves because its child keeps the mover first: its rank is
+/// (row left, opponent's row), so one mover's row against the opponent's rows in turn reads
+/// one block of the lower tier in rank order, where the main loop (opponent's row outside)
+/// would miss the cache once per child.
+fn extra_moves<L: LowerTiers>(
+    ix: &Indexer,
+    n: usize,
+    a: usize,
+    movers: &[Mover],
+    theirs: &[Row],
+    lower: &L,
+) -> Vec<i16> {
+    let mut best = vec![NO_EXTRA; movers.len() * theirs.len()];
+    for (i, mover) in movers.iter().enumerate() {
+        for mv in &mover.moves {
+            let PitMove::Store { left: Some(row) } = *mv else {
+                continue;
+            };
+            let base = ix.rank_of_rows(n - 1, a - 1, row, 0);
+            for (j, opp) in theirs.iter().enumerate() {
+                let v = 1 + lower.value(n - 1, base + opp.rank) as i16;
+                let b = &mut best[j * movers.len() + i];
+                *b = (*b).max(v);
+            }
         }
     }
+    best
 }
 
 /// The tier and rank of `c`, a child of the position (current mover's row, `opp`).
