@@ -24,8 +24,9 @@ use mancala_rules::{byte_sum, Board, Child, Children, Family, Next, Rules};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
-/// Positions whose children are ranked and prefetched before any is read.
-const BATCH: usize = 16;
+/// Positions whose children are ranked and prefetched before any is read. 32 against 16:
+/// Kalah 6x5 tiers 0..25 0.92 of the time (8: 1.15, 64 like 32 on tier 23).
+const BATCH: usize = 32;
 /// Most positions in one parallel task. A task plays all its mover's rows against one
 /// opponent's row before the next, and most children (quiet moves, captures, overflows) of
 /// one opponent's row lie in one block of a tier, ranked by what the mover's row became: the
