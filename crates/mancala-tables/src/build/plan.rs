@@ -27,7 +27,10 @@ pub struct Rates {
     /// Positions a core solves a second with thresholds on tiers up to [`Rates::SMALL`]
     /// positions (Awari tiers 16..20 on 2026-11-25: 2.9 to 3.4 M a core; 4 M on quieter days).
     pub threshold_per_core: f64,
-    /// Positions a core solves a second in one pass (Kalah tiers).
+    /// Positions a core solves a second in one pass (Kalah tiers). Kalah 6x5 tiers 25 and 26
+    /// (0.60 and 0.85 G positions) on 2026-11-28: 22.9 and 22.7 M a core, tiers 0..26 in
+    /// 59.0 s, on a fast day; the same host ran the builders at half that speed on slow days
+    /// (2026-11-27), so the plan takes 16 M, between the two.
     pub one_pass_per_core: f64,
     /// Sequential disk reads and writes, bytes a second.
     pub disk: f64,
@@ -83,7 +86,7 @@ impl Default for Rates {
     fn default() -> Rates {
         Rates {
             threshold_per_core: 3.0e6,
-            one_pass_per_core: 8.0e6,
+            one_pass_per_core: 16.0e6,
             disk: 1.0e9,
             updates_per_position: 3.2,
             network: 25e9 / 8.0,
