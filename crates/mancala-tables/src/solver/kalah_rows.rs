@@ -206,6 +206,9 @@ pub(crate) fn outcome<const M: usize>(
             }
         }
         PitMove::Store { left } => match left {
+            // The one-pass solver reads these extra moves in a sweep of their own
+            // (`one_pass::extra_moves`) and does not ask for them here; the arm is kept so
+            // that this function tells every move's outcome.
             Some(mine) => Outcome::Child {
                 tier: n - 1,
                 rank: ix.rank_of_rows(n - 1, a - 1, mine, opp_rank),

@@ -27,7 +27,11 @@ use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 /// Positions whose children are ranked and prefetched before any is read. 32 against 16:
 /// Kalah 6x5 tiers 0..25 0.92 of the time (8: 1.15, 64 like 32 on tier 23).
 const BATCH: usize = 32;
-/// Most positions in one parallel task. A task plays all its mover's rows against one
+// A position's place in its batch is a `u8`.
+const _: () = assert!(BATCH <= 256);
+/// Positions a parallel task aims at: a group of mover's rows is cut into tasks of about this
+/// many positions (a task holds at least one mover's row against every opponent's row of the
+/// group, so a group with more opponent's rows than this makes bigger tasks). A task plays all its mover's rows against one
 /// opponent's row before the next, and most children (quiet moves, captures, overflows) of
 /// one opponent's row lie in one block of a tier, ranked by what the mover's row became: the
 /// more mover's rows a task holds, the more of those children share a cache line. Whole
@@ -90,6 +94,16 @@ impl Catalog {
 /// worked out on whole rows or by the rules' move generator (the two must agree). Returns
 /// one signed byte per rank, or the error of its memory. Progress: `size` units.
 pub(crate) fn solve<L: LowerTiers>(job: Job<'_, L>, row_moves: bool) -> std::io::Result<Bytes> {
+    solve_in_tasks(job, row_moves, TASK)
+}
+
+/// [`solve`] with parallel tasks of about `task` positions (the tests vary it: the values
+/// must not depend on how the work is cut).
+pub(crate) fn solve_in_tasks<L: LowerTiers>(
+    job: Job<'_, L>,
+    row_moves: bool,
+    task: usize,
+) -> std::io::Result<Bytes> {
     let (rules, ix, n, lower) = (job.rules, job.ix, job.n, job.lower);
     assert!(rules.quiet_moves_raise_potential());
     let size = ix.size(n) as usize;
@@ -114,7 +128,7 @@ pub(crate) fn solve<L: LowerTiers>(job: Job<'_, L>, row_moves: bool) -> std::io:
                     continue;
                 }
                 // Several tasks per group only when the group is very big (see `TASK`).
-                let per = (TASK / theirs.len()).max(1);
+                let per = (task / theirs.len()).max(1);
                 work.extend(mine.chunks(per).map(|c| (a, c, theirs)));
             }
         }
@@ -136,7 +150,8 @@ pub(crate) fn solve<L: LowerTiers>(job: Job<'_, L>, row_moves: bool) -> std::io:
                         let movers: Vec<Mover> =
                             mine.iter().map(|r| Mover::new::<M>(ix, r.word, a)).collect();
                         let extra = extra_moves(ix, n, a, &movers, theirs, lower);
-                        let mut out = vec![0i8; extra.len()];
+                        // `i8::MIN` is no value (`crate::core::NO_EXIT`): every entry is written below.
+                        let mut out = vec![i8::MIN; extra.len()];
                         let per_opp = extra.chunks(mine.len()).zip(out.chunks_mut(mine.len()));
                         for (opp, (extra, out)) in theirs.iter().zip(per_opp) {
                             let mut left = Theirs::new(opp.word);
@@ -152,6 +167,7 @@ pub(crate) fn solve<L: LowerTiers>(job: Job<'_, L>, row_moves: bool) -> std::io:
                             let start = ix.rank_of_rows(n, a, mover.rank, 0) as usize;
                             for (j, opp) in theirs.iter().enumerate() {
                                 let v = out[j * mine.len() + i];
+                                debug_assert_ne!(v, i8::MIN, "a position left unsolved");
                                 values[start + opp.rank as usize].store(v as u8, Relaxed);
                             }
                         }
@@ -185,10 +201,12 @@ type Probe = (u8, u32, u64, i32, i32);
 /// The most children a batch can queue.
 const PROBES: usize = BATCH * mancala_rules::MAX_MOVES;
 
-/// Scratch space for a batch of positions that share the mover's row.
+/// Scratch space for a batch of positions that share a row: the mover's in [`Batch::solve`],
+/// the opponent's in [`Batch::solve_rows`].
 struct Batch {
     kids: Children,
-    /// (rank of the position, best so far) for each position of the batch.
+    /// (rank of the position, best so far) for each position of the batch; the rank is
+    /// `usize::MAX` in [`Batch::solve_rows`], whose caller stores the values itself.
     positions: Vec<(usize, i32)>,
     /// Children to read, a fixed array: a `Vec`'s push loaded its length and capacity again
     /// at every child (Kalah 6x5 tier 23: 0.96 of the time without).
@@ -406,6 +424,8 @@ fn extra_moves<L: LowerTiers>(
             let PitMove::Store { left: Some(row) } = *mv else {
                 continue;
             };
+            // Seeds are left on the row after the last went into the store.
+            debug_assert!(a > 1);
             let base = ix.rank_of_rows(n - 1, a - 1, row, 0);
             for (j, opp) in theirs.iter().enumerate() {
                 let v = 1 + lower.value(n - 1, base + opp.rank) as i16;
