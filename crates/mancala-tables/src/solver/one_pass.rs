@@ -17,7 +17,7 @@
 use super::kalah_rows::{self, Mover, Outcome, PitMove, Theirs};
 use super::Job;
 use crate::bytes::Bytes;
-use crate::core::LowerTiers;
+use crate::core::{LowerTiers, NO_EXIT};
 use crate::prefetch;
 use mancala_index::{Indexer, Rows};
 use mancala_rules::{byte_sum, Board, Child, Children, Family, Next, Rules};
@@ -31,12 +31,13 @@ const BATCH: usize = 32;
 const _: () = assert!(BATCH <= 256);
 /// Positions a parallel task aims at: a group of mover's rows is cut into tasks of about this
 /// many positions (a task holds at least one mover's row against every opponent's row of the
-/// group, so a group with more opponent's rows than this makes bigger tasks). A task plays all its mover's rows against one
-/// opponent's row before the next, and most children (quiet moves, captures, overflows) of
-/// one opponent's row lie in one block of a tier, ranked by what the mover's row became: the
-/// more mover's rows a task holds, the more of those children share a cache line. Whole
-/// groups (this bound rarely splits one) against tasks of 4,096 positions: Kalah 6x5 tiers
-/// 0..24 from nothing 0.93 of the time, the same files (docs/performance.md).
+/// group, so a group with more opponent's rows than this makes bigger tasks). A task plays
+/// all its mover's rows against one opponent's row before the next, and most children (quiet
+/// moves, captures, overflows) of one opponent's row lie in one block of a tier, ranked by
+/// what the mover's row became: the more mover's rows a task holds, the more of those
+/// children share a cache line. Whole groups (this bound rarely splits one) against tasks of
+/// 4,096 positions: Kalah 6x5 tiers 0..24 from nothing 0.93 of the time, the same files
+/// (docs/performance.md).
 const TASK: usize = 1 << 16;
 
 /// A row, its rank among the valid rows of its side with as many seeds, and its rank as a
@@ -150,15 +151,17 @@ pub(crate) fn solve_in_tasks<L: LowerTiers>(
                         let movers: Vec<Mover> =
                             mine.iter().map(|r| Mover::new::<M>(ix, r.word, a)).collect();
                         let extra = extra_moves(ix, n, a, &movers, theirs, lower);
-                        // `i8::MIN` is no value (`crate::core::NO_EXIT`): every entry is written below.
-                        let mut out = vec![i8::MIN; extra.len()];
+                        // No value is `NO_EXIT`: every entry is written below.
+                        let mut out = vec![NO_EXIT; extra.len()];
                         let per_opp = extra.chunks(mine.len()).zip(out.chunks_mut(mine.len()));
                         for (opp, (extra, out)) in theirs.iter().zip(per_opp) {
                             let mut left = Theirs::new(opp.word);
                             let chunks = mine.chunks(BATCH).zip(movers.chunks(BATCH));
                             let outs = extra.chunks(BATCH).zip(out.chunks_mut(BATCH));
                             for ((rows, moves), (extra, out)) in chunks.zip(outs) {
-                                batch.solve_rows::<M, L>(&tier, a, rows, moves, extra, out, opp, &mut left, lower);
+                                batch.solve_rows::<M, L>(
+                                    &tier, a, rows, moves, extra, out, opp, &mut left, lower,
+                                );
                             }
                         }
                         // Stored mover's row by mover's row: each row's positions lie in one
@@ -167,7 +170,7 @@ pub(crate) fn solve_in_tasks<L: LowerTiers>(
                             let start = ix.rank_of_rows(n, a, mover.rank, 0) as usize;
                             for (j, opp) in theirs.iter().enumerate() {
                                 let v = out[j * mine.len() + i];
-                                debug_assert_ne!(v, i8::MIN, "a position left unsolved");
+                                debug_assert_ne!(v, NO_EXIT, "a position left unsolved");
                                 values[start + opp.rank as usize].store(v as u8, Relaxed);
                             }
                         }
