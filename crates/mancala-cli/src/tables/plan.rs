@@ -45,7 +45,7 @@ pub struct PlanCmd {
 
     /// Millions of positions a core solves a second with thresholds on tiers of up to 1 G
     /// positions, at two threads (default: the rate measured on the reference machine); tiers
-    /// from 4.9 G positions on are planned at half of it, as measured there, and each doubling
+    /// from 4.9 G positions on are planned at 70% of it, as measured there, and each doubling
     /// of the threads beyond two at 93% of the rate a core (docs/performance.md)
     #[arg(long, value_name = "M", allow_negative_numbers = true)]
     rate: Option<f64>,

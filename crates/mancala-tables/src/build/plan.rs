@@ -41,12 +41,15 @@ pub struct Rates {
     /// What each process of a distributed build can send a second, bytes.
     pub network: f64,
     /// The share of the rates above that tiers (or slices) of [`Rates::BIG`] positions and
-    /// more reach: their random accesses miss every cache, and their phase 1 is cut into
-    /// slices (Awari with 3 seeds a pit, tiers of 4.9 G positions and more on the reference
-    /// machine: 0.43 to 0.52 of the rate of tiers of 0.4 G). Between [`Rates::SMALL`] and
-    /// [`Rates::BIG`] the share falls geometrically (measured against tier 24 of the same
-    /// build or session: 0.92 at 1.1 G, 0.85 at 1.5 G and at 2.0 G positions, where the curve
-    /// gives 0.97, 0.84 and 0.74: cautious at 2 G, for want of measurements between 2 and 4.9 G).
+    /// more reach: their random accesses miss every cache, and their phase 1 reads the lower
+    /// tiers in order, in slices. Before phase 1 took its sowings in tiles, Awari's tiers of
+    /// 4.9 G positions and more ran at 0.43 to 0.52 of the rate of tiers of 0.4 G; since,
+    /// Oware 7x2's tier 26 (7.78 G, 4 slices) ran at 0.85 of tier 21's (0.91 G) in one
+    /// session (2026-11-28). Tiers of 10 G and more are not measured with the tiles yet (the
+    /// propagation's share there was 0.71 at 16.7 G), so the plan takes 0.7. Between
+    /// [`Rates::SMALL`] and [`Rates::BIG`] the share falls geometrically (measured against tier
+    /// 24 of the same build or session: 0.92 at 1.1 G, 0.85 to 0.885 at 1.5 G, 0.85 at 2.0 G
+    /// positions, where the curve gives 0.98, 0.91 and 0.86).
     pub big_tier_share: f64,
     /// The share of the per-core rate each doubling of the threads keeps. The rates above are
     /// per core with two threads; Awari tier 29 (2.0 G positions) took 1,150 s on one thread
@@ -90,7 +93,7 @@ impl Default for Rates {
             disk: 1.0e9,
             updates_per_position: 3.2,
             network: 25e9 / 8.0,
-            big_tier_share: 0.5,
+            big_tier_share: 0.7,
             doubling_share: 0.93,
         }
     }
@@ -175,15 +178,18 @@ pub const MAX_SLICES: usize = 64;
 /// The most slices phase 1 takes a tier whose exits stay in memory in.
 pub const MAX_CHECKPOINT_SLICES: usize = 8;
 
-/// Positions a thread takes through phase 1 a second (Awari with 3 seeds a pit, tier 36:
-/// 14.26 G positions in 3,454 s on 2 threads, a scan of the lower tiers in 3 slices).
-pub const PHASE1_PER_THREAD: f64 = 2.0e6;
+/// Positions a thread takes through phase 1 a second. Since the scan takes its sowings in
+/// tiles (2026-11-28): 13.5 M on Oware 7x2's tier 26 (7.78 G positions, 4 slices, 287 s on 2
+/// threads) and 13.7 M on Awari's tier 28 made to scan in 2 slices, on a fast day; the same
+/// host ran half as fast on slow days, so the plan takes 6 M (before the tiles: 2 M, from
+/// Awari's tier 36 with 3 seeds a pit).
+pub const PHASE1_PER_THREAD: f64 = 6.0e6;
 
 /// The slices phase 1 of a tier of `size` positions whose exits stay in memory is cut in,
 /// so that a checkpoint saved about every `every` can fall inside it: a kill then loses at
-/// most a slice, not the whole phase (half an hour on a tier of 8 G positions here). Each
-/// slice of a scan reads the lower tiers once more (tier 34 of Awari: 4 slices, 3 more reads
-/// of 25 GB, about a minute and a half at 1 GB/s, which the plan's time leaves out), so
+/// most a slice, not the whole phase (ten minutes on a tier of 8 G positions here). Each
+/// slice of a scan reads the lower tiers once more (tier 34 of Awari: 2 slices, one more
+/// read of 25 GB, about half a minute at 1 GB/s, which the plan's time leaves out), so
 /// slices are about `every` of work each, at most [`MAX_CHECKPOINT_SLICES`] (as many as that
 /// with `every` zero). Threads count as [`Rates::cores`] does (two threads: two cores).
 pub fn checkpoint_slices(size: u64, every: std::time::Duration, threads: usize) -> usize {
@@ -566,14 +572,17 @@ mod tests {
     use std::time::Duration;
 
     /// Phase 1 is cut so that a checkpoint due every 10 minutes can fall inside it: tier 36
-    /// of Awari (14.26 G positions, 2 threads at 2 M a second each) in 6 slices, a tier of
-    /// minutes in one, never more than the cap.
+    /// of Awari (14.26 G positions, 2 threads at 6 M a second each: 7.2 G in 10 minutes) in 2
+    /// slices, Oware 7x2's tier 28 (16.7 G) in 3, a tier of minutes in one, never more than
+    /// the cap.
     #[test]
     fn phase1_is_sliced_by_the_checkpoint_interval() {
         let ten = Duration::from_secs(600);
-        assert_eq!(checkpoint_slices(14_257_671_650, ten, 2), 6);
-        assert_eq!(checkpoint_slices(2_025_703_680, ten, 2), 1);
-        assert_eq!(checkpoint_slices(2_742_236_068, ten, 2), 2);
+        assert_eq!(checkpoint_slices(14_257_671_650, ten, 2), 2);
+        assert_eq!(checkpoint_slices(16_692_092_601, ten, 2), 3);
+        assert_eq!(checkpoint_slices(7_200_000_000, ten, 2), 1);
+        assert_eq!(checkpoint_slices(7_200_000_001, ten, 2), 2);
+        assert_eq!(checkpoint_slices(2_742_236_068, ten, 2), 1);
         assert_eq!(checkpoint_slices(14_257_671_650, ten, 64), 1);
         assert_eq!(
             checkpoint_slices(1_000, Duration::ZERO, 2),

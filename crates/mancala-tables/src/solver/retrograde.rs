@@ -151,6 +151,9 @@ pub(crate) fn solve<L: LowerTiers>(
     let all = |x: u64| cluster.map_or(x, |c| c.sum(x));
 
     let phase1 = clock.elapsed();
+    if profile {
+        eprintln!("tier {n}: exits done in {:.3}s", phase1.as_secs_f64());
+    }
     let (mut seeding, mut seeded, mut rounds) = (std::time::Duration::ZERO, 0usize, 0usize);
     let mut sent = 0u64;
     // Phase 2: thresholds from high to low.

@@ -8,7 +8,9 @@
 //! what the published order ranks first. So the moves are taken grouped by the row they
 //! leave, in that row's order: all the children of a group lie in one block of each lower
 //! tier, and the groups visit the blocks of every lower tier in order. The tier being solved
-//! takes the random accesses instead, in memory, where they are cheap.
+//! takes the scattered writes instead, in memory; they are kept close together by taking a
+//! tile of sowings block by block ([`Scan::tile`]), which halves phase 1's time on tiers of
+//! gigabytes against one sowing through every block.
 //!
 //! The results equal the rank-order walk's ([`crate::core::Exits`]) byte for byte: the tests
 //! of the solver compare the two.
@@ -34,9 +36,6 @@ struct Sowing {
     /// Seeds in `own`.
     seeds: u8,
 }
-
-/// Parents looked ahead of when prefetching their bytes.
-const AHEAD: usize = 8;
 
 /// For the ranks `lo..hi` of tier `job.n` (of Awari-type rules in the published order;
 /// `lo` and `hi` at block starts or the tier's end): counts each position's quiet moves into
@@ -125,12 +124,18 @@ pub(crate) fn exits_and_counts<L: LowerTiers>(
                     states,
                     exits,
                     lo,
-                    after: u64::MAX,
-                    offsets: vec![None; n],
+                    ranks: Vec::with_capacity(TILE),
+                    offsets: Vec::with_capacity(TILE * n),
                     used: vec![0; n],
                 };
-                for s in piece {
-                    scan.sowing(s, &blocks[n - s.seeds as usize]);
+                // Tiles of sowings with as many seeds, so that they share their blocks;
+                // the sort is stable, so each keeps the rows' order.
+                let mut order: Vec<&Sowing> = piece.iter().collect();
+                order.sort_by_key(|s| s.seeds);
+                for same in order.chunk_by(|x, y| x.seeds == y.seeds) {
+                    for tile in same.chunks(TILE) {
+                        scan.tile(tile, &blocks[n - tile[0].seeds as usize]);
+                    }
                 }
                 let units = (hi - lo) * piece.iter().map(work).sum::<u64>() / total;
                 job.progress.advance(units);
@@ -148,7 +153,7 @@ pub(crate) fn exits_and_counts<L: LowerTiers>(
     job.progress.advance((hi - lo) - reported.min(hi - lo));
 }
 
-/// A task's share of the scan, with the block offsets of the row its children share.
+/// A task's share of the scan.
 struct Scan<'a, L> {
     rules: &'a Rules,
     ix: &'a Indexer,
@@ -158,67 +163,97 @@ struct Scan<'a, L> {
     states: &'a [AtomicU8],
     exits: &'a [AtomicI8],
     lo: u64,
-    /// The opponent's row of the children now: `offsets[t]` is its block's first rank in
-    /// lower tier `t`.
-    after: u64,
+    /// The tile's mover's rows' places in their blocks, one a sowing.
+    ranks: Vec<u64>,
+    /// The blocks of the tile's children: `offsets[j * n + t]` is the first rank in lower
+    /// tier `t` of the block of sowing `j`'s row after the move.
     offsets: Vec<Option<u64>>,
     /// For each lower tier, the first rank of the last block this task read from.
     used: Vec<u64>,
 }
 
+/// Sowings taken together over each block of the tier (see [`Scan::tile`]). Phase 1 of
+/// Oware 7x2's tier 23 took as long with 128, 512 and 2048; 32 was 5% slower and 8 a third.
+/// The tests' tiers are too small to fill a tile: there it is 3, so that the sowings of one
+/// piece with as many seeds are cut into several tiles, as in big tiers.
+#[cfg(not(test))]
+const TILE: usize = 128;
+#[cfg(test)]
+const TILE: usize = 3;
+
 impl<L: LowerTiers> Scan<'_, L> {
-    /// The move from `s.pit` in every position of the tier with mover's row `s.own`: one
-    /// position in each of `blocks` (opponent's row, first rank).
-    #[inline]
-    fn sowing(&mut self, s: &Sowing, blocks: &[(u64, u64)]) {
-        let (ix, m) = (self.ix, self.rules.pits());
-        if s.after != self.after {
-            self.after = s.after;
-            for (t, o) in self.offsets.iter_mut().enumerate() {
-                *o = ix.opp_key(t, s.after);
-            }
+    /// The moves of every sowing of `tile` (all with the same seeds in the mover's row) in
+    /// every position of the tier with that mover's row: one position in each of `blocks`
+    /// (opponent's row, first rank).
+    ///
+    /// Block by block, each block's sowings together: a sowing's position in a block is at
+    /// the place of its mover's row there, so the tile's bytes written in one block lie
+    /// within that block (tens of kilobytes), not one a block all over the tier as when
+    /// each sowing went through every block in turn. Each sowing's children still lie in
+    /// one block of each lower tier, so the reads stay where they were. Phase 1 of Oware
+    /// 7x2's tier 23 (2.24 G positions) went from 123-146 s to 76-80 s.
+    fn tile(&mut self, tile: &[&Sowing], blocks: &[(u64, u64)]) {
+        let (ix, n) = (self.ix, self.n);
+        self.ranks.clear();
+        self.ranks.extend(tile.iter().map(|s| {
+            ix.mover_rank(s.own, s.seeds as usize)
+                .expect("a mover's row of the tier")
+        }));
+        self.offsets.clear();
+        for s in tile {
+            self.offsets.extend((0..n).map(|t| ix.opp_key(t, s.after)));
         }
-        let own_rank = ix
-            .mover_rank(s.own, s.seeds as usize)
-            .expect("a mover's row of the tier");
         for (i, &(opp, start)) in blocks.iter().enumerate() {
-            if let Some(&(_, ahead)) = blocks.get(i + AHEAD) {
-                let r = (ahead + own_rank - self.lo) as usize;
-                prefetch(&self.states[r]);
-                prefetch(&self.exits[r]);
+            // The same sowing's parent one block on: a tile's length ahead.
+            let next = blocks.get(i + 1).map(|&(_, start)| start);
+            for (j, s) in tile.iter().enumerate() {
+                let own_rank = self.ranks[j];
+                if let Some(ahead) = next {
+                    let r = (ahead + own_rank - self.lo) as usize;
+                    prefetch(&self.states[r]);
+                    prefetch(&self.exits[r]);
+                }
+                let parent = (start + own_rank - self.lo) as usize;
+                self.play(s, j, opp, parent);
             }
-            let parent = (start + own_rank - self.lo) as usize;
-            let b = board(s.own, opp, m);
-            let exit = match self.rules.move_at(b, s.pit as usize) {
-                MoveAt::NotLegal => continue,
-                MoveAt::GameOver { mover, opp } => mover as i32 - opp as i32,
-                MoveAt::Move(c) if c.is_quiet() => {
-                    self.states[parent].fetch_add(1, Relaxed);
-                    continue;
-                }
-                MoveAt::Move(c) if c.next == Next::Over => c.value(0),
-                MoveAt::Move(c) => {
-                    let t = c.board.total() as usize;
-                    debug_assert!(t < self.n);
-                    let rank = match (c.next, self.offsets[t]) {
-                        (Next::Opponent, Some(offset)) => {
-                            self.used[t] = self.used[t].max(offset);
-                            let own = c.board.0 as u64 & (u64::MAX >> (64 - 8 * m));
-                            offset
-                                + ix.mover_rank(own, t - byte_sum(s.after) as usize)
-                                    .expect("a child's mover's row")
-                        }
-                        // A grand slam that moves again keeps the layout: its child lies
-                        // elsewhere (rare, and read at random).
-                        _ => ix
-                            .rank(c.board)
-                            .expect("children of indexed positions are indexed"),
-                    };
-                    c.value(self.lower.value(t, rank) as i32)
-                }
-            };
-            self.exits[parent].fetch_max(exit as i8, Relaxed);
         }
+    }
+
+    /// The move of sowing `s` (the tile's `j`th) in the position with opponent's row `opp`,
+    /// at `parent`: counted if quiet, else its value raises the position's best exit.
+    #[inline(always)]
+    fn play(&mut self, s: &Sowing, j: usize, opp: u64, parent: usize) {
+        let (ix, m) = (self.ix, self.rules.pits());
+        let b = board(s.own, opp, m);
+        let exit = match self.rules.move_at(b, s.pit as usize) {
+            MoveAt::NotLegal => return,
+            MoveAt::GameOver { mover, opp } => mover as i32 - opp as i32,
+            MoveAt::Move(c) if c.is_quiet() => {
+                self.states[parent].fetch_add(1, Relaxed);
+                return;
+            }
+            MoveAt::Move(c) if c.next == Next::Over => c.value(0),
+            MoveAt::Move(c) => {
+                let t = c.board.total() as usize;
+                debug_assert!(t < self.n);
+                let rank = match (c.next, self.offsets[j * self.n + t]) {
+                    (Next::Opponent, Some(offset)) => {
+                        self.used[t] = self.used[t].max(offset);
+                        let own = c.board.0 as u64 & (u64::MAX >> (64 - 8 * m));
+                        offset
+                            + ix.mover_rank(own, t - byte_sum(s.after) as usize)
+                                .expect("a child's mover's row")
+                    }
+                    // A grand slam that moves again keeps the layout: its child lies
+                    // elsewhere (rare, and read at random).
+                    _ => ix
+                        .rank(c.board)
+                        .expect("children of indexed positions are indexed"),
+                };
+                c.value(self.lower.value(t, rank) as i32)
+            }
+        };
+        self.exits[parent].fetch_max(exit as i8, Relaxed);
     }
 }
 
