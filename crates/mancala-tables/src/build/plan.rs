@@ -193,7 +193,18 @@ pub const PHASE1_PER_THREAD: f64 = 6.0e6;
 /// slices are about `every` of work each, at most [`MAX_CHECKPOINT_SLICES`] (as many as that
 /// with `every` zero). Threads count as [`Rates::cores`] does (two threads: two cores).
 pub fn checkpoint_slices(size: u64, every: std::time::Duration, threads: usize) -> usize {
-    let per_slice = every.as_secs_f64() * PHASE1_PER_THREAD * Rates::default().cores(threads);
+    slices_of_work(size, every, threads, PHASE1_PER_THREAD)
+}
+
+/// The slices, at most [`MAX_CHECKPOINT_SLICES`], that cut `size` positions of work done at
+/// `per_thread` positions a thread a second into pieces of about `every` each.
+pub fn slices_of_work(
+    size: u64,
+    every: std::time::Duration,
+    threads: usize,
+    per_thread: f64,
+) -> usize {
+    let per_slice = every.as_secs_f64() * per_thread * Rates::default().cores(threads);
     let slices = (size as f64 / per_slice.max(1.0)).ceil();
     (slices as usize).clamp(1, MAX_CHECKPOINT_SLICES)
 }

@@ -272,33 +272,42 @@ mod tests {
     /// including the one that moves again, whose children the scan reads at random).
     #[test]
     fn the_scan_agrees_with_the_walk() {
-        use mancala_rules::{GrandSlam, Options};
-        let wari = |gs| {
-            let opts = Options {
-                grand_slam: Some(gs),
-                ..Default::default()
-            };
-            Rules::new(Variant::new(Preset::Wari, opts).unwrap())
-        };
-        let mut sets = vec![
-            Rules::new(Variant::preset(Preset::Awari)),
-            Rules::new(Variant::preset(Preset::Oware)),
-        ];
-        sets.extend(GrandSlam::WARI.map(wari));
-        for rules in sets {
-            let ix = Indexer::new(&rules, 11).unwrap();
-            let mut lower = Memory(Vec::new());
-            for n in 0..=11 {
-                let job = Job::new(&rules, &ix, n, &lower);
-                let (scan_states, scan_exits) = retrograde::phase1(&job, true).unwrap();
-                let (walk_states, walk_exits) = retrograde::phase1(&job, false).unwrap();
-                let key = rules.variant().key();
-                assert_eq!(scan_exits[..], walk_exits[..], "{key} tier {n} exits");
-                assert_eq!(scan_states[..], walk_states[..], "{key} tier {n} counts");
-                let values = retro(job, retrograde::GROUP_CHUNKS, true);
-                lower.0.push(values.to_vec());
-            }
-        }
+        // On two threads, as on the machine the tests were written for: pieces of a few
+        // hundred sowings, so a piece's sowings with as many seeds fill several tiles (on
+        // dozens of threads the pieces would be too small for that).
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .expect("a pool of two threads")
+            .install(|| {
+                use mancala_rules::{GrandSlam, Options};
+                let wari = |gs| {
+                    let opts = Options {
+                        grand_slam: Some(gs),
+                        ..Default::default()
+                    };
+                    Rules::new(Variant::new(Preset::Wari, opts).unwrap())
+                };
+                let mut sets = vec![
+                    Rules::new(Variant::preset(Preset::Awari)),
+                    Rules::new(Variant::preset(Preset::Oware)),
+                ];
+                sets.extend(GrandSlam::WARI.map(wari));
+                for rules in sets {
+                    let ix = Indexer::new(&rules, 11).unwrap();
+                    let mut lower = Memory(Vec::new());
+                    for n in 0..=11 {
+                        let job = Job::new(&rules, &ix, n, &lower);
+                        let (scan_states, scan_exits) = retrograde::phase1(&job, true).unwrap();
+                        let (walk_states, walk_exits) = retrograde::phase1(&job, false).unwrap();
+                        let key = rules.variant().key();
+                        assert_eq!(scan_exits[..], walk_exits[..], "{key} tier {n} exits");
+                        assert_eq!(scan_states[..], walk_states[..], "{key} tier {n} counts");
+                        let values = retro(job, retrograde::GROUP_CHUNKS, true);
+                        lower.0.push(values.to_vec());
+                    }
+                }
+            });
     }
 
     /// A tier split across 2 and 3 processes (threads here) gives the one process's values

@@ -151,7 +151,7 @@ pub(crate) fn solve<L: LowerTiers>(
     let all = |x: u64| cluster.map_or(x, |c| c.sum(x));
 
     let phase1 = clock.elapsed();
-    if profile {
+    if profile && first == n as i8 {
         eprintln!("tier {n}: exits done in {:.3}s", phase1.as_secs_f64());
     }
     let (mut seeding, mut seeded, mut rounds) = (std::time::Duration::ZERO, 0usize, 0usize);

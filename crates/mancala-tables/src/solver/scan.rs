@@ -7,7 +7,8 @@
 //! ([`Rules::sows_own_row_alone`]), and that row is the child's opponent's row, which is
 //! what the published order ranks first. So the moves are taken grouped by the row they
 //! leave, in that row's order: all the children of a group lie in one block of each lower
-//! tier, and the groups visit the blocks of every lower tier in order. The tier being solved
+//! tier, and the groups visit the blocks of every lower tier in order (in rounds: within a
+//! round's pieces the order is the tiles', below). The tier being solved
 //! takes the scattered writes instead, in memory; they are kept close together by taking a
 //! tile of sowings block by block ([`Scan::tile`]), which halves phase 1's time on tiers of
 //! gigabytes against one sowing through every block.
@@ -168,7 +169,7 @@ struct Scan<'a, L> {
     /// The blocks of the tile's children: `offsets[j * n + t]` is the first rank in lower
     /// tier `t` of the block of sowing `j`'s row after the move.
     offsets: Vec<Option<u64>>,
-    /// For each lower tier, the first rank of the last block this task read from.
+    /// For each lower tier, the highest first rank of a block this task read from.
     used: Vec<u64>,
 }
 
