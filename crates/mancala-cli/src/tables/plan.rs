@@ -46,8 +46,8 @@ pub struct PlanCmd {
     /// Millions of positions a core solves a second with thresholds on tiers of up to 1 G
     /// positions, at two threads (default: the rate measured on the reference machine); tiers
     /// from 4.9 G positions on are planned at 70% of it (0.85 measured at 7.8 G, tiers of 10 G
-    /// and more not yet), and each doubling
-    /// of the threads beyond two at 93% of the rate a core (docs/performance.md)
+    /// and more not yet), and each doubling of the threads beyond two at 93% of the rate a
+    /// core (docs/performance.md)
     #[arg(long, value_name = "M", allow_negative_numbers = true)]
     rate: Option<f64>,
 
