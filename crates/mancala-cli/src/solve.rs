@@ -42,6 +42,12 @@ pub struct SolveCmd {
     #[command(flatten)]
     search: SearchArgs,
 
+    /// Ask only whether the value is at least V (one null-window proof, cheaper than the exact
+    /// value, which needs a proof on each side of it): `--at-least 1` asks whether the side
+    /// to move wins. Prints yes or no with the proven bounds and the moves that reach V
+    #[arg(long, value_name = "V", allow_negative_numbers = true)]
+    at_least: Option<i32>,
+
     /// Print one JSON object: value, best, pv, nodes, seconds
     #[arg(long)]
     json: bool,
@@ -64,6 +70,12 @@ impl SolveCmd {
         let families = games::families(Engines::default());
         let (family, info) = games::find(&families, &spec.preset)?;
         if !info.tables {
+            if self.at_least.is_some() {
+                anyhow::bail!(
+                    "--at-least: {} is solved by its own solver, which gives its value only; leave the option out",
+                    spec.preset
+                );
+            }
             let report = family
                 .solve(&spec, self.node_limit)
                 .map_err(games::game_error)?;
@@ -84,66 +96,80 @@ impl SolveCmd {
         let mut oracle = self.search.oracle(rules, n, &self.variant)?;
         let printer = progress_printer(self.search.quiet);
         let ctrl_c = stop_on_ctrl_c(&mut oracle);
-        let s = oracle.solve(b, &printer).map_err(|e| advice.oracle(e, n))?;
+        let s = match self.at_least {
+            Some(t) => oracle.at_least(b, t, &printer),
+            None => oracle.solve(b, &printer),
+        }
+        .map_err(|e| advice.oracle(e, n))?;
         // Stopped by Ctrl-C: the bounds go out as a time limit's would, and the exit status
         // says the run was interrupted (130, as a shell reports it), even when the value was
         // proven before the stop: its best moves or its line may be cut short.
         let stopped = ctrl_c.is_raised();
         if self.json {
-            println!(
-                "{}",
-                mancala_oracle::json::solution(&s, oracle.tables_up_to())
-            );
+            let mut out = mancala_oracle::json::solution(&s, oracle.tables_up_to());
+            if let Some(t) = self.at_least {
+                out["at_least"] = json!(t);
+                out["answer"] = json!(answer(&s, t));
+            }
+            println!("{out}");
             return finish(stopped);
         }
         println!("{}: {} seeds in the pits", oracle.rules().variant(), n);
+        if let Some(t) = self.at_least {
+            return self.print_test(&s, t, stopped, oracle.tables_up_to());
+        }
         match s.value {
             Some(v) => println!(
                 "value {v:+} for the side to move (seeds it will gain beyond its opponent with perfect play)"
             ),
             None => println!(
                 "{}: the value lies in [{:+}, {:+}] (proven bounds)",
-                if stopped {
-                    "stopped by Ctrl-C"
-                } else {
-                    "out of time"
-                },
+                cut_short(stopped),
                 s.lo,
                 s.hi
             ),
         }
-        let list = |v: &[usize]| {
-            v.iter()
-                .map(|p| p.to_string())
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
         // Without a value no move is proven best, and there is no line to show. A stop after
         // the value but before the best moves were sorted out leaves them unproven.
         if s.value.is_some() {
             if s.best.is_empty() && !s.moves.is_empty() {
-                println!(
-                    "best moves: not proven ({})",
-                    if stopped {
-                        "stopped by Ctrl-C"
-                    } else {
-                        "out of time"
-                    }
-                );
+                println!("best moves: not proven ({})", cut_short(stopped));
             } else {
-                println!("best moves: {}", list(&s.best));
-                println!("principal variation: {}", list(&s.pv));
+                println!("best moves: {}", move_list(&s.best));
+                println!("principal variation: {}", move_list(&s.pv));
             }
         }
-        println!(
-            "{} nodes in {:.2} s ({:.2} M nodes/s), tables up to {}",
-            crate::tiers::group(s.nodes as u128),
-            s.seconds,
-            s.nodes as f64 / s.seconds.max(1e-9) / 1e6,
-            oracle
-                .tables_up_to()
-                .map_or("none".to_string(), |k| format!("{k} seeds"))
-        );
+        print_effort(&s, oracle.tables_up_to());
+        finish(stopped)
+    }
+
+    /// The answer to `--at-least`: yes or no with the proven bounds, or the bounds alone.
+    fn print_test(
+        &self,
+        s: &mancala_oracle::Solution,
+        t: i32,
+        stopped: bool,
+        tables: Option<usize>,
+    ) -> Result<()> {
+        match answer(s, t) {
+            Some(true) => println!(
+                "yes: the value is at least {t:+} (proven bounds [{:+}, {:+}]); moves proven to reach it: {}",
+                s.lo,
+                s.hi,
+                move_list(&s.best)
+            ),
+            Some(false) => println!(
+                "no: the value is below {t:+} (proven bounds [{:+}, {:+}])",
+                s.lo, s.hi
+            ),
+            None => println!(
+                "not settled ({}): the value lies in [{:+}, {:+}] (proven bounds)",
+                cut_short(stopped),
+                s.lo,
+                s.hi
+            ),
+        }
+        print_effort(s, tables);
         finish(stopped)
     }
 
@@ -173,6 +199,45 @@ fn json_of(f: &Field) -> serde_json::Value {
             .map(|(k, v)| (k.to_string(), json_of(v)))
             .collect::<serde_json::Map<_, _>>()
             .into(),
+    }
+}
+
+/// Why a search ended before it settled its question.
+fn cut_short(stopped: bool) -> &'static str {
+    if stopped {
+        "stopped by Ctrl-C"
+    } else {
+        "out of time"
+    }
+}
+
+/// Pits as a line of numbers.
+fn move_list(pits: &[usize]) -> String {
+    pits.iter()
+        .map(|p| p.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The search's nodes, time, rate and tables, the last line of an answer.
+fn print_effort(s: &mancala_oracle::Solution, tables: Option<usize>) {
+    println!(
+        "{} nodes in {:.2} s ({:.2} M nodes/s), tables up to {}",
+        crate::tiers::group(s.nodes as u128),
+        s.seconds,
+        s.nodes as f64 / s.seconds.max(1e-9) / 1e6,
+        tables.map_or("none".to_string(), |k| format!("{k} seeds"))
+    );
+}
+
+/// Whether the proven bounds answer "at least `t`": yes, no, or not yet (`None`).
+fn answer(s: &mancala_oracle::Solution, t: i32) -> Option<bool> {
+    if s.lo >= t {
+        Some(true)
+    } else if s.hi < t {
+        Some(false)
+    } else {
+        None
     }
 }
 

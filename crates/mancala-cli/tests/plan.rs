@@ -292,3 +292,126 @@ fn a_build_says_its_memory_budget() {
         serde_json::from_str::<serde_json::Value>(line).expect("stdout is JSON lines");
     }
 }
+
+/// `plan --search` weighs the last few table sizes for a Kalah start: bigger tables, fewer
+/// proof nodes and more table time; the best size is one that fits; the projection of 6x5 is
+/// near what its proof took here (1,068,213,727 nodes over 26-seed tables on two threads,
+/// docs/performance.md); other games and distributed plans are refused with the reason.
+#[test]
+fn a_search_plan_weighs_tables_against_the_proof() {
+    let p = json(&[
+        "plan",
+        "kalah",
+        "--seeds",
+        "5",
+        "--max-seeds",
+        "26",
+        "--memory",
+        "20G",
+        "--threads",
+        "2",
+        "--search",
+        "--json",
+    ]);
+    let s = &p["search"];
+    assert_eq!(s["seeds"], 60);
+    assert_eq!(s["seeds_a_pit_beyond_the_fit"], 0);
+    let opts = s["options"].as_array().unwrap();
+    assert_eq!(opts.len(), 5, "{s}");
+    assert_eq!(opts.last().unwrap()["tables"], 26);
+    for w in opts.windows(2) {
+        assert!(w[1]["nodes"].as_f64() < w[0]["nodes"].as_f64(), "{s}");
+        assert!(
+            w[1]["tables_seconds"].as_f64() >= w[0]["tables_seconds"].as_f64(),
+            "{s}"
+        );
+        assert!(w[1]["bytes"].as_u64() > w[0]["bytes"].as_u64(), "{s}");
+    }
+    let over26 = opts.last().unwrap()["nodes"].as_f64().unwrap();
+    let measured = 1_068_213_727.0;
+    assert!(
+        over26 / measured < 4.0 && measured / over26 < 4.0,
+        "{over26}"
+    );
+    assert!(
+        s["best"].as_u64().is_some_and(|b| (22..=26).contains(&b)),
+        "{s}"
+    );
+    // Tables that do not fit in memory beside the search are never the best.
+    let tight = json(&[
+        "plan",
+        "kalah",
+        "--seeds",
+        "6",
+        "--empty-capture",
+        "--max-seeds",
+        "31",
+        "--memory",
+        "8G",
+        "--search",
+        "--json",
+    ]);
+    let s = &tight["search"];
+    assert_eq!(s["seeds_a_pit_beyond_the_fit"], 1);
+    let fit: Vec<u64> = s["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|o| o["fits"] == true)
+        .map(|o| o["tables"].as_u64().unwrap())
+        .collect();
+    assert!(!fit.is_empty() && fit.iter().all(|&t| t <= 29), "{s}");
+    assert!(fit.contains(&s["best"].as_u64().unwrap()), "{s}");
+
+    let text = mancala(&[
+        "plan",
+        "kalah",
+        "--seeds",
+        "6",
+        "--max-seeds",
+        "28",
+        "--search",
+    ]);
+    let out = String::from_utf8_lossy(&text.stdout);
+    assert!(out.contains("search of the start (72 seeds)"), "{out}");
+    assert!(out.contains("a floor to plan from"), "{out}");
+
+    for args in [
+        &["plan", "awari", "--max-seeds", "20", "--search"][..],
+        &[
+            "plan",
+            "kalah",
+            "--pits",
+            "5",
+            "--max-seeds",
+            "20",
+            "--search",
+        ],
+        &[
+            "plan",
+            "kalah",
+            "--max-seeds",
+            "20",
+            "--search",
+            "--ranks",
+            "4",
+        ],
+        &[
+            "plan",
+            "kalah",
+            "--max-seeds",
+            "20",
+            "--search",
+            "--node-rate",
+            "0",
+        ],
+    ] {
+        let out = mancala(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(
+            err.contains("--search") || err.contains("--node-rate"),
+            "{args:?}: {err}"
+        );
+    }
+}

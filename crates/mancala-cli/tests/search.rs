@@ -68,6 +68,78 @@ fn solve_reproduces_kalah_6x3() {
     assert!(!String::from_utf8_lossy(&out.stderr).contains("building"));
 }
 
+/// `solve --at-least V` answers one question about Kalah 6x3 (+2, published): yes at +2 with
+/// a move that reaches it, no at +3 (by parity the value is then at most +2); a position the
+/// tables hold, and one where the game is over, answer the same way; a game solved by its own
+/// solver refuses the option.
+#[test]
+fn solve_at_least_answers_yes_or_no() {
+    let dir = scratch("at-least");
+    let d = dir.to_str().unwrap();
+    let base = [
+        "solve", "kalah", "--seeds", "3", "--tables", "10", "--dir", d, "-q",
+    ];
+    let ask = |t: &str, position: Option<&str>| {
+        let mut args = [&base[..], &["--json", "--at-least", t]].concat();
+        args.extend(position);
+        json(&args)
+    };
+    let yes = ask("2", None);
+    assert_eq!(
+        (yes["at_least"].clone(), yes["answer"].clone()),
+        (json!(2), json!(true))
+    );
+    assert!(yes["bounds"][0].as_i64().unwrap() >= 2, "{yes}");
+    let best = yes["best"].as_array().unwrap();
+    assert!(!best.is_empty(), "{yes}");
+    // Each move named reaches +2: after it, the exact value agrees.
+    let exact = json(&[&base[..], &["--json"]].concat());
+    for m in best {
+        assert!(
+            exact["best"].as_array().unwrap().contains(m),
+            "{yes} {exact}"
+        );
+    }
+    let no = ask("3", None);
+    assert_eq!(no["answer"], json!(false));
+    assert_eq!(no["bounds"][1], json!(2), "{no}");
+    assert_eq!(no["best"], json!([]));
+    let low = ask("-36", None);
+    assert_eq!(low["answer"], json!(true), "{low}");
+    // Nine seeds: in the tables. Moves reaching +1 from there are those the tables value so.
+    let table = ask("1", Some("0 0 0 0 1 2 1 0 0 0 2 3"));
+    assert_eq!(table["bounds"][0], table["bounds"][1], "{table}");
+    let v = table["bounds"][0].as_i64().unwrap();
+    assert_eq!(table["answer"], json!(v >= 1), "{table}");
+    // The game is over: the side to move has no seed, the opponent banks its last one, -1.
+    let over = ask("-1", Some("0 0 0 0 0 0 1 0 0 0 0 0"));
+    assert_eq!(
+        (over["answer"].clone(), over["bounds"].clone()),
+        (json!(true), json!([-1, -1]))
+    );
+    let over = ask("0", Some("0 0 0 0 0 0 1 0 0 0 0 0"));
+    assert_eq!(
+        (over["answer"].clone(), over["best"].clone()),
+        (json!(false), json!([]))
+    );
+    let text = mancala(&[&base[..], &["--at-least", "3"]].concat());
+    let out = String::from_utf8_lossy(&text.stdout);
+    assert!(out.contains("no: the value is below +3"), "{out}");
+    let refused = mancala(&[
+        "solve",
+        "mankala-3p",
+        "--pits",
+        "2",
+        "--seeds",
+        "2",
+        "--at-least",
+        "1",
+    ]);
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--at-least"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A time limit that runs out reports proven bounds instead of a value.
 #[test]
 fn solve_reports_bounds_when_out_of_time() {

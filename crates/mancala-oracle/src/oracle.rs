@@ -389,6 +389,30 @@ impl Oracle {
         self.checked(s)
     }
 
+    /// Whether the value of `b` is at least `threshold`, and the moves proven to reach it
+    /// (see [`Solver::at_least`]): read from the tables when they hold `b` and its moves, else
+    /// one null-window search, cheaper than the exact value. The answer is in the bounds.
+    pub fn at_least(
+        &mut self,
+        b: Board,
+        threshold: i32,
+        obs: &dyn Observer,
+    ) -> Result<Solution, OracleError> {
+        let s = if self.covered(b) {
+            let started = std::time::Instant::now();
+            self.read_tables(b).map(|(value, moves)| {
+                let s = read_solution(answer(value, moves, Source::Table), Vec::new(), started);
+                Solution {
+                    best: s.moves_reaching(threshold),
+                    ..s
+                }
+            })
+        } else {
+            self.with_solver(|s| s.at_least(b, threshold, obs))
+        };
+        self.checked(s)
+    }
+
     fn solve_unchecked(&mut self, b: Board, obs: &dyn Observer) -> Result<Solution, OracleError> {
         if self.covered(b) {
             let started = std::time::Instant::now();

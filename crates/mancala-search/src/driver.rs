@@ -37,8 +37,11 @@ pub struct Setup<'a> {
 pub enum Goal {
     /// The exact value; with `classify`, also which moves achieve it.
     Exact { classify: bool },
-    /// Whether the value is at least this.
-    AtLeast(i32),
+    /// Whether the value is at least `threshold`. With `deepen`, depth-limited iterations
+    /// order the moves first, as for an exact value: a question asked afresh needs them (a
+    /// proof without them starts from an empty table); one asked of a position just searched
+    /// (the next move of a principal variation) does not.
+    AtLeast { threshold: i32, deepen: bool },
     /// The heuristic value at this depth, on one thread (reproducible node counts).
     Depth(u32),
     /// Proven bounds from ever deeper depth-limited iterations, until the time runs out or
@@ -47,9 +50,17 @@ pub enum Goal {
 }
 
 impl Goal {
+    /// Whether depth-limited iterations run before the unlimited proof.
+    fn deepens(self) -> bool {
+        matches!(
+            self,
+            Goal::Exact { .. } | Goal::AtLeast { deepen: true, .. }
+        )
+    }
+
     fn settled(self, lo: i32, hi: i32) -> bool {
         match self {
-            Goal::AtLeast(t) => lo >= t || hi < t,
+            Goal::AtLeast { threshold: t, .. } => lo >= t || hi < t,
             _ => lo >= hi,
         }
     }
@@ -103,7 +114,7 @@ pub fn run(setup: Setup<'_>, b: Board, goal: Goal, observer: &dyn Observer) -> R
                             shared.stop();
                             out
                         } else {
-                            if matches!(goal, Goal::Exact { .. }) {
+                            if goal.deepens() {
                                 accompany(&mut w, b, goal, setup.id_depth, deepened);
                             }
                             help(&mut w, posts);
@@ -227,8 +238,10 @@ fn lead(
     match goal {
         Goal::Depth(d) => return Led::guess(deepen(w, b, goal, 1, d)),
         Goal::Deepen => return Led::guess(deepen(w, b, goal, 1, u32::MAX)),
-        Goal::Exact { .. } => guess = deepen(w, b, goal, 1, setup.id_depth),
-        Goal::AtLeast(_) => {}
+        Goal::Exact { .. } | Goal::AtLeast { deepen: true, .. } => {
+            guess = deepen(w, b, goal, 1, setup.id_depth)
+        }
+        Goal::AtLeast { .. } => {}
     }
     deepened.0.store(true, Relaxed);
     if w.halt.is_some() {
@@ -291,7 +304,7 @@ fn prove(
         }
         let g = guess.max(lo).min(hi);
         let gamma = match goal {
-            Goal::AtLeast(t) => t,
+            Goal::AtLeast { threshold: t, .. } => t,
             _ if g > lo => g,
             _ => g + 1,
         };
@@ -302,7 +315,7 @@ fn prove(
         // MTD(f) expects a test at or below the guess to succeed, one above it to fail; a
         // classifying pass mostly refutes; a principal-variation step asks for a value known
         // to be reached.
-        let expect = stop && (gamma <= g || matches!(goal, Goal::AtLeast(_)));
+        let expect = stop && (gamma <= g || matches!(goal, Goal::AtLeast { .. }));
         if !run_set(w, posts, rm, tasks, stop, expect) {
             return (guess, Vec::new());
         }
@@ -321,7 +334,17 @@ fn prove(
         w.report_now();
     }
     let mut best = Vec::new();
-    if let Goal::AtLeast(t) = goal {
+    if let Goal::AtLeast { threshold: t, .. } = goal {
+        // The deepening (or a stored bound) may have proven the root before any move was
+        // searched on its own: then one step at `t`, stopping at the first move that reaches
+        // it, names a move.
+        let reached = |rm: &RootMoves| rm.lo.iter().any(|&l| l >= t);
+        if w.shared().bounds().0 >= t && !reached(rm) {
+            let tt_move = w.tt().probe(h, n).map_or(NO_MOVE, |e| e.mv);
+            if !run_set(w, posts, rm, rm.tasks(t, tt_move), true, true) {
+                return (guess, best);
+            }
+        }
         best = (0..rm.moves.len())
             .filter(|&i| rm.lo[i] >= t)
             .map(|i| rm.moves[i].pit as usize)
@@ -502,7 +525,15 @@ mod tests {
         assert_eq!(Bracket::new(exact, false, 44).next(5, -70, 72), None);
         assert_eq!(Bracket::new(exact, true, 39).next(5, -70, 72), None);
         assert_eq!(
-            Bracket::new(Goal::AtLeast(3), true, 44).next(5, -70, 72),
+            Bracket::new(
+                Goal::AtLeast {
+                    threshold: 3,
+                    deepen: true
+                },
+                true,
+                44
+            )
+            .next(5, -70, 72),
             None
         );
     }

@@ -28,6 +28,7 @@ mod node;
 mod order;
 mod probe;
 mod progress;
+pub mod projection;
 mod reach;
 mod root;
 mod shared;

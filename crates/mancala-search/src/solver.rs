@@ -72,6 +72,17 @@ pub struct Solution {
     pub seconds: f64,
 }
 
+impl Solution {
+    /// The moves proven to be worth at least `threshold`, in pit order.
+    pub fn moves_reaching(&self, threshold: i32) -> Vec<usize> {
+        self.moves
+            .iter()
+            .filter(|m| m.lo >= threshold)
+            .map(|m| m.pit)
+            .collect()
+    }
+}
+
 /// The longest principal variation reported.
 pub const PV_LIMIT: usize = 400;
 
@@ -363,6 +374,49 @@ impl<'a> Solver<'a> {
         self.solve_with(b, obs, false)
     }
 
+    /// Whether the value of `b` is at least `threshold`: one null-window question, cheaper
+    /// than the exact value (which needs a proof on each side of it). The answer is in the
+    /// bounds: `lo >= threshold` (yes, `best` lists the moves proven to reach it) or `hi <
+    /// threshold` (no), or neither if the time limit came first. A game with cycles whose
+    /// positions above the tables are solved backwards answers with the exact value.
+    pub fn at_least(
+        &mut self,
+        b: Board,
+        threshold: i32,
+        obs: &dyn Observer,
+    ) -> Result<Solution, SearchError> {
+        if self.rules.variant().family().has_cycles() {
+            let s = self.solve_with(b, obs, false)?;
+            return Ok(Solution {
+                best: s.moves_reaching(threshold),
+                ..s
+            });
+        }
+        let started = Instant::now();
+        let deadline = self.deadline();
+        self.fit_tt(b)?.new_search();
+        let goal = Goal::AtLeast {
+            threshold,
+            deepen: true,
+        };
+        let r = self.run(b, goal, obs, deadline)?;
+        Ok(Solution {
+            value: (r.lo == r.hi).then_some(r.lo),
+            lo: r.lo,
+            hi: r.hi,
+            best: if r.lo >= threshold {
+                r.best
+            } else {
+                Vec::new()
+            },
+            moves: r.moves,
+            pv: Vec::new(),
+            nodes: r.nodes,
+            expanded: r.expanded,
+            seconds: started.elapsed().as_secs_f64(),
+        })
+    }
+
     fn solve_with(
         &mut self,
         b: Board,
@@ -466,7 +520,11 @@ impl<'a> Solver<'a> {
             let pit = match first.filter(|_| pv.is_empty()) {
                 Some(p) => p,
                 None => {
-                    let r = self.run(b, Goal::AtLeast(v), &(), deadline)?;
+                    let goal = Goal::AtLeast {
+                        threshold: v,
+                        deepen: false,
+                    };
+                    let r = self.run(b, goal, &(), deadline)?;
                     nodes += r.nodes;
                     expanded += r.expanded;
                     match r.best.first() {

@@ -202,3 +202,53 @@ fn a_limited_search_that_brackets_reaches_the_same_answer() {
         }
     }
 }
+
+/// `at_least` answers "is the value at least t?" as the plain solver's value does, for
+/// thresholds on both sides of the value (and at it, the hardest question), with the moves it
+/// says reach t each truly worth t, on one thread and two, one solver asked in turn.
+#[test]
+fn at_least_agrees_with_the_plain_solver_on_both_sides_of_the_value() {
+    for (pits, seeds, ec) in [(3, 3, false), (4, 2, true), (4, 3, false)] {
+        let rules = kalah(pits, seeds, ec);
+        let m = pits as usize;
+        let mut plain = PlainKalah::new(m, ec);
+        let mut rng = Lcg(7 * pits as u64 + seeds as u64 + ec as u64);
+        let mut positions = vec![rules.start()];
+        positions.extend(game_positions(&rules, rules.start(), &mut rng));
+        for threads in [1, 2] {
+            let opts = Options {
+                hash_mb: 4,
+                threads,
+                ..Options::default()
+            };
+            let mut solver = Solver::new(&rules, None, opts).unwrap();
+            for &b in &positions {
+                let pitv = b.pits(2 * m);
+                let want = plain.value(&pitv);
+                for t in [want - 3, want - 1, want, want + 1, want + 2] {
+                    let s = solver.at_least(b, t, &()).unwrap();
+                    let at = format!("{pits}x{seeds} ec={ec} {pitv:?} at least {t} (value {want})");
+                    assert!(s.lo <= want && want <= s.hi, "{at}: [{}, {}]", s.lo, s.hi);
+                    assert!(
+                        s.lo >= t || s.hi < t,
+                        "{at}: not settled [{}, {}]",
+                        s.lo,
+                        s.hi
+                    );
+                    let reaching: Vec<usize> = (0..m)
+                        .filter(|&o| pitv[o] > 0 && plain.move_value(&pitv, o) >= t)
+                        .collect();
+                    if want >= t {
+                        assert!(!s.best.is_empty(), "{at}: no move given");
+                    }
+                    for p in &s.best {
+                        assert!(reaching.contains(p), "{at}: move {p} does not reach it");
+                    }
+                    if want < t {
+                        assert!(s.best.is_empty(), "{at}: {:?}", s.best);
+                    }
+                }
+            }
+        }
+    }
+}

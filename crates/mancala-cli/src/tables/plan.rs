@@ -8,6 +8,7 @@ use crate::tiers::group;
 use anyhow::{bail, Result};
 use clap::Args;
 use mancala_rules::Rules;
+use mancala_search::projection;
 use mancala_tables::plan::{
     default_budget, needed, plan_checkpointed, plan_distributed, Rates, TierPlan, Totals,
     DEFAULT_CHECKPOINT,
@@ -55,6 +56,17 @@ pub struct PlanCmd {
     #[arg(long, value_name = "GB", allow_negative_numbers = true)]
     disk: Option<f64>,
 
+    /// Also project the search of the start position above the tables (Kalah with 6 pits a
+    /// side): the nodes of its proof from a fit of the proofs of Kalah 6x3 to 6x5, and the
+    /// time at --node-rate, for the tables up to N and a few smaller sets, so that the sum of
+    /// tables and search can be weighed. 6x6 lies beyond the measured boards: a floor
+    #[arg(long)]
+    search: bool,
+
+    /// Millions of search nodes a core visits a second, at two threads (with --search)
+    #[arg(long, value_name = "M", allow_negative_numbers = true)]
+    node_rate: Option<f64>,
+
     /// Print one JSON object: the budget and each tier's plan
     #[arg(long)]
     json: bool,
@@ -87,17 +99,87 @@ impl PlanCmd {
         }
         .map_err(|e| self.tiers.table.advice().table(e))?;
         let ranks = self.ranks.unwrap_or(1);
+        let search = match self.search {
+            true => Some(self.search_plan(&rules, &tiers, budget, threads)?),
+            false => None,
+        };
         if self.json {
             let key = rules.variant().key();
             let machine = (budget, threads, ranks);
-            println!(
-                "{}",
-                mancala_oracle::json::plan(&key, machine, &rates, &tiers)
-            );
+            let mut out = mancala_oracle::json::plan(&key, machine, &rates, &tiers);
+            if let Some(s) = &search {
+                out["search"] = s.json();
+            }
+            println!("{out}");
             return Ok(());
         }
         self.print(&rules, (budget, threads, ranks), &rates, &tiers);
+        if let Some(s) = &search {
+            s.print();
+        }
         Ok(())
+    }
+
+    /// The search of the start above each of the last few table sizes of the plan.
+    fn search_plan(
+        &self,
+        rules: &Rules,
+        tiers: &[Result<TierPlan, TableError>],
+        budget: u64,
+        threads: usize,
+    ) -> Result<SearchPlan> {
+        let v = rules.variant();
+        if self.ranks.is_some() {
+            bail!("--search: the search runs on one machine; plan it without --ranks");
+        }
+        if projection::kalah_start_proof(v, 0).is_none() {
+            bail!(
+                "--search: the search is projected for Kalah with 6 pits a side only (its proofs were measured there); {v} has no projection"
+            );
+        }
+        let rate = match self.node_rate {
+            Some(r) if !(r > 0.0 && r <= 1e4) => {
+                bail!("--node-rate must be above 0 and at most 10000 (millions of nodes a core a second)")
+            }
+            Some(r) => r * 1e6,
+            None => projection::NODES_PER_CORE_SECOND,
+        };
+        let mut options = Vec::new();
+        let (mut tables_seconds, mut bytes) = (0.0, 0u64);
+        let mut fits = true;
+        for (n, t) in tiers.iter().enumerate() {
+            match t {
+                Ok(t) => {
+                    tables_seconds += t.seconds;
+                    bytes += t.positions;
+                }
+                Err(_) => fits = false,
+            }
+            // Only the last few sizes are worth weighing: each smaller one multiplies the proof.
+            if n + SEARCH_CHOICES <= self.tiers.max_seeds {
+                continue;
+            }
+            let p = projection::kalah_start_proof(v, n).expect("a Kalah 6-pit board");
+            options.push(SearchOption {
+                tables: n,
+                bytes,
+                // A probe into tables beyond memory is a disk read: the search needs them all
+                // in memory.
+                fits: fits && bytes <= budget,
+                tables_seconds,
+                nodes: p.nodes,
+                height: p.height,
+                search_seconds: p.nodes / (rate * threads as f64),
+            });
+        }
+        let beyond = projection::kalah_start_proof(v, 0).map_or(0, |p| p.beyond);
+        Ok(SearchPlan {
+            seeds: v.total_seeds(),
+            rate,
+            threads,
+            beyond,
+            options,
+        })
     }
 
     /// The rates to plan with: the reference machine's, with what the options change.
@@ -207,6 +289,121 @@ impl PlanCmd {
                 rates.updates_per_position
             );
         }
+    }
+}
+
+/// How many table sizes (the largest planned and those just below) `--search` weighs.
+const SEARCH_CHOICES: usize = 5;
+
+/// The search of the start above one table size.
+struct SearchOption {
+    tables: usize,
+    /// Bytes of tables 0..=tables (a byte a position).
+    bytes: u64,
+    /// Whether every tier is planned within the budget and all of them fit in it together.
+    fits: bool,
+    tables_seconds: f64,
+    nodes: f64,
+    height: u32,
+    search_seconds: f64,
+}
+
+/// `--search`: the projected proof of the start over each of the last few table sizes.
+struct SearchPlan {
+    seeds: u32,
+    /// Nodes a core a second.
+    rate: f64,
+    threads: usize,
+    /// Seeds a pit beyond the measured boards.
+    beyond: u32,
+    options: Vec<SearchOption>,
+}
+
+impl SearchPlan {
+    /// The table size with the least time in all among those that fit.
+    fn best(&self) -> Option<&SearchOption> {
+        self.options
+            .iter()
+            .filter(|o| o.fits)
+            .min_by(|a, b| a.total().total_cmp(&b.total()))
+    }
+
+    fn print(&self) {
+        println!(
+            "search of the start ({} seeds), projected at {:.1} M nodes a second a core on {} threads:",
+            self.seeds,
+            self.rate / 1e6,
+            self.threads
+        );
+        println!(
+            "{:>6} {:>6} {:>10} {:>12} {:>14} {:>12} {:>12}",
+            "tables", "above", "memory", "tables time", "proof nodes", "search time", "in all"
+        );
+        for o in &self.options {
+            println!(
+                "{:>6} {:>6} {:>10} {:>12} {:>14} {:>12} {:>12}{}",
+                o.tables,
+                o.height,
+                size_text(o.bytes),
+                duration(o.tables_seconds),
+                format!("{:.2e}", o.nodes),
+                duration(o.search_seconds),
+                duration(o.total()),
+                if o.fits { "" } else { "  over the memory" }
+            );
+        }
+        match self.best() {
+            Some(o) => println!(
+                "least in all: tables up to {} seeds, about {}",
+                o.tables,
+                duration(o.total())
+            ),
+            None => println!("no table size here fits in memory with the search"),
+        }
+        println!(
+            "(proof nodes from a fit of the proofs of the starts of Kalah 6x3 to 6x5 over 4- to 28-seed tables, each within {:.1}x of it{}; see docs/performance.md)",
+            projection::FIT_SPREAD,
+            match self.beyond {
+                0 => String::new(),
+                k => format!(
+                    "; this board is {k} seed{} a pit beyond them, where the fit is a floor to plan from, not a promise",
+                    if k == 1 { "" } else { "s" }
+                ),
+            }
+        );
+    }
+
+    fn json(&self) -> serde_json::Value {
+        let options: Vec<_> = self
+            .options
+            .iter()
+            .map(|o| {
+                serde_json::json!({
+                    "tables": o.tables,
+                    "above": o.height,
+                    "bytes": o.bytes,
+                    "fits": o.fits,
+                    "tables_seconds": o.tables_seconds.round(),
+                    "nodes": o.nodes.round(),
+                    "search_seconds": o.search_seconds.round(),
+                })
+            })
+            .collect();
+        serde_json::json!({
+            "seeds": self.seeds,
+            "nodes_per_core_second": self.rate,
+            "threads": self.threads,
+            "seeds_a_pit_beyond_the_fit": self.beyond,
+            "fit_spread": projection::FIT_SPREAD,
+            "options": options,
+            "best": self.best().map(|o| o.tables),
+        })
+    }
+}
+
+impl SearchOption {
+    fn total(&self) -> f64 {
+        self.tables_seconds + self.search_seconds
     }
 }
 
