@@ -353,6 +353,22 @@ fn a_search_plan_weighs_tables_against_the_proof() {
     ]);
     let s = &tight["search"];
     assert_eq!(s["seeds_a_pit_beyond_the_fit"], 1);
+    // Questions asked of this start here are shown beside the projection, and each took
+    // more nodes than the projection of the whole proof: the fit is a floor there.
+    let asked = s["measured"].as_array().unwrap();
+    assert!(!asked.is_empty(), "{s}");
+    for m in asked {
+        let over = m["tables"].as_u64().unwrap();
+        let projected = s["options"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o["tables"].as_u64() == Some(over))
+            .map(|o| o["nodes"].as_f64().unwrap());
+        if let Some(p) = projected {
+            assert!(m["nodes"].as_f64().unwrap() > p, "{m}");
+        }
+    }
     let fit: Vec<u64> = s["options"]
         .as_array()
         .unwrap()

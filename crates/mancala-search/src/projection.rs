@@ -47,6 +47,61 @@ pub const FIT_SPREAD: f64 = 2.4;
 /// 6x6 over 28- and 31-seed tables): the rate a plan divides the nodes by.
 pub const NODES_PER_CORE_SECOND: f64 = 4.0e6;
 
+/// A question about a start position beyond the fit's data, asked here: what a plan shows
+/// beside its projection, since the fit alone cannot say how far off it is there.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Measured {
+    /// Seeds a pit of the Kalah 6-pit board.
+    pub seeds: u8,
+    /// Empty-capture rules.
+    pub empty_capture: bool,
+    /// The table size searched over.
+    pub tables: usize,
+    /// What was asked, and the answer if it came.
+    pub question: &'static str,
+    /// Nodes visited (all threads).
+    pub nodes: u64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Search threads.
+    pub threads: usize,
+    /// Whether the question was answered (else it was stopped after `nodes`).
+    pub finished: bool,
+}
+
+/// Every such question (docs/performance.md and docs/results.md tell each run).
+pub const MEASURED: &[Measured] = &[
+    Measured {
+        seeds: 6,
+        empty_capture: true,
+        tables: 28,
+        question: "the exact value (MTD(f)'s first test, at +5, did not finish)",
+        nodes: 27_700_000_000,
+        seconds: 4602.0,
+        threads: 2,
+        finished: false,
+    },
+    Measured {
+        seeds: 6,
+        empty_capture: true,
+        tables: 31,
+        question: "at least +2 (yes)",
+        nodes: 14_544_781_146,
+        seconds: 1869.4,
+        threads: 2,
+        finished: true,
+    },
+];
+
+/// The questions measured on the board of `v`.
+pub fn measured(v: &Variant) -> impl Iterator<Item = &'static Measured> + '_ {
+    MEASURED.iter().filter(move |m| {
+        kalah_start_proof(v, 0).is_some()
+            && m.seeds == v.seeds
+            && m.empty_capture == v.empty_capture
+    })
+}
+
 /// The proof of the start of `v` above tables of `tables` seeds, or `None` where the fit does
 /// not reach: only Kalah with 6 pits a side was measured.
 pub fn kalah_start_proof(v: &Variant, tables: usize) -> Option<ProofProjection> {
@@ -119,6 +174,15 @@ mod tests {
         )
         .unwrap();
         assert_eq!(kalah_start_proof(&five_pits, 20), None);
+        assert_eq!(measured(&five_pits).count(), 0);
+        // What was measured beyond the data is the fit's check there: more than it says.
+        let asked: Vec<_> = measured(&six).collect();
+        assert!(!asked.is_empty());
+        for m in asked {
+            let p = kalah_start_proof(&six, m.tables).unwrap();
+            assert!(m.nodes as f64 > p.nodes, "{m:?}: {p:?}");
+        }
+        assert_eq!(measured(&kalah(6, false)).count(), 0);
         assert_eq!(kalah_start_proof(&Variant::preset(Preset::Awari), 20), None);
     }
 }

@@ -174,6 +174,7 @@ impl PlanCmd {
         }
         let beyond = projection::kalah_start_proof(v, 0).map_or(0, |p| p.beyond);
         Ok(SearchPlan {
+            measured: projection::measured(v).collect(),
             seeds: v.total_seeds(),
             rate,
             threads,
@@ -317,6 +318,8 @@ struct SearchPlan {
     /// Seeds a pit beyond the measured boards.
     beyond: u32,
     options: Vec<SearchOption>,
+    /// Questions about this start asked here, beyond the fit's data.
+    measured: Vec<&'static projection::Measured>,
 }
 
 impl SearchPlan {
@@ -354,11 +357,23 @@ impl SearchPlan {
         }
         match self.best() {
             Some(o) => println!(
-                "least in all: tables up to {} seeds, about {}",
+                "least in all: tables up to {} seeds, {} {}",
                 o.tables,
+                if self.beyond > 0 { "at least" } else { "about" },
                 duration(o.total())
             ),
             None => println!("no table size here fits in memory with the search"),
+        }
+        for m in &self.measured {
+            println!(
+                "measured here: over {}-seed tables, {}: {:.3e} nodes in {} on {} threads{}",
+                m.tables,
+                m.question,
+                m.nodes as f64,
+                duration(m.seconds),
+                m.threads,
+                if m.finished { "" } else { ", stopped" }
+            );
         }
         println!(
             "(proof nodes from a fit of the proofs of the starts of Kalah 6x3 to 6x5 over 4- to 28-seed tables, each within {:.1}x of it{}; see docs/performance.md)",
@@ -397,6 +412,14 @@ impl SearchPlan {
             "fit_spread": projection::FIT_SPREAD,
             "options": options,
             "best": self.best().map(|o| o.tables),
+            "measured": self.measured.iter().map(|m| serde_json::json!({
+                "tables": m.tables,
+                "question": m.question,
+                "nodes": m.nodes,
+                "seconds": m.seconds,
+                "threads": m.threads,
+                "finished": m.finished,
+            })).collect::<Vec<_>>(),
         })
     }
 }
