@@ -338,8 +338,7 @@ fn prove(
         // The deepening (or a stored bound) may have proven the root before any move was
         // searched on its own: then one step at `t`, stopping at the first move that reaches
         // it, names a move.
-        let reached = |rm: &RootMoves| rm.lo.iter().any(|&l| l >= t);
-        if w.shared().bounds().0 >= t && !reached(rm) {
+        if w.shared().bounds().0 >= t && rm.lo.iter().all(|&l| l < t) {
             let tt_move = w.tt().probe(h, n).map_or(NO_MOVE, |e| e.mv);
             if !run_set(w, posts, rm, rm.tasks(t, tt_move), true, true) {
                 return (guess, best);
