@@ -91,6 +91,16 @@ pub const MEASURED: &[Measured] = &[
         threads: 2,
         finished: true,
     },
+    Measured {
+        seeds: 6,
+        empty_capture: true,
+        tables: 31,
+        question: "at least +3 (not settled)",
+        nodes: 81_879_821_956,
+        seconds: 8105.2,
+        threads: 2,
+        finished: false,
+    },
 ];
 
 /// The questions measured on the board of `v`.
