@@ -132,11 +132,11 @@ impl PlanCmd {
         if self.ranks.is_some() {
             bail!("--search: the search runs on one machine; plan it without --ranks");
         }
-        if projection::kalah_start_proof(v, 0).is_none() {
+        let Some(start) = projection::kalah_start_proof(v, 0) else {
             bail!(
                 "--search: the search is projected for Kalah with 6 pits a side only (its proofs were measured there); {v} has no projection"
             );
-        }
+        };
         let rate = match self.node_rate {
             Some(r) if !(r > 0.0 && r <= 1e4) => {
                 bail!("--node-rate must be above 0 and at most 10000 (millions of nodes a core a second)")
@@ -172,13 +172,12 @@ impl PlanCmd {
                 search_seconds: p.nodes / (rate * threads as f64),
             });
         }
-        let beyond = projection::kalah_start_proof(v, 0).map_or(0, |p| p.beyond);
         Ok(SearchPlan {
             measured: projection::measured(v).collect(),
             seeds: v.total_seeds(),
             rate,
             threads,
-            beyond,
+            beyond: start.beyond,
             options,
         })
     }
