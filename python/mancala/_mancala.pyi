@@ -121,14 +121,21 @@ class Oracle:
         hi]`` with ``hi`` below the position's value. ``exact=True`` proves every move's
         exact value (``mancala query --exact``), which can take many times as long."""
     def solve(
-        self, position: Optional[Position] = None, max_seconds: Optional[float] = None
+        self,
+        position: Optional[Position] = None,
+        max_seconds: Optional[float] = None,
+        at_least: Optional[int] = None,
     ) -> Dict[str, Any]:
         """The exact value (default: of the start position), every best move and a
         principal variation, as ``mancala solve --json``: ``{"value": v or None, "bounds":
         [lo, hi], "best": [...], "pv": [...], "nodes": n, "expanded": e, "seconds": t,
         "tables": k}`` (``expanded``: the inner nodes among ``nodes``).
         With ``max_seconds`` the search stops then and ``value`` is ``None`` if it was not
-        proven (``bounds`` are). Missing tables of the planned size are built first."""
+        proven (``bounds`` are). Missing tables of the planned size are built first.
+        ``at_least=v`` asks only whether the value is at least ``v`` (one null-window
+        search, cheaper than the value, as ``mancala solve --at-least v --json``): the answer
+        adds ``"at_least": v`` and ``"answer": True, False or None`` (None: ``max_seconds``
+        ran out first), and ``best`` holds the moves proven to reach ``v``."""
     def query_many(self, positions: Any) -> List[Dict[str, Any]]:
         """``[query(p) for p in positions]``, the table reads on every core: a sequence of
         positions or a NumPy array of shape ``(n, 2m)``. A bad position raises the error of

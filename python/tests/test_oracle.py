@@ -31,6 +31,29 @@ def test_the_published_example_position(awari):
     assert awari.query([int(x) for x in VU_EXAMPLE.split()]) == a
 
 
+def test_at_least_answers_as_the_command_line(awari, kalah_tables):
+    # From the tables: the published example is worth 0, its moves -1 -1 -2 -2 -2 0.
+    assert awari.solve(VU_EXAMPLE, at_least=0)["answer"] is True
+    assert awari.solve(VU_EXAMPLE, at_least=0)["best"] == [5]
+    assert awari.solve(VU_EXAMPLE, at_least=-1)["best"] == [0, 1, 5]
+    assert awari.solve(VU_EXAMPLE, at_least=1)["answer"] is False
+    # By search over 6x3's tables: +2 is reached, +3 is not; the same as the command line.
+    oracle = mancala.Oracle("kalah", kalah_tables, seeds=3)
+    for t, answer in [(2, True), (3, False)]:
+        s = oracle.solve(at_least=t)
+        c = run_json(
+            "solve", "kalah", "--seeds", "3", "--dir", str(kalah_tables),
+            "--at-least", str(t), "--json", "-q",
+        )
+        assert s["answer"] is answer and s["at_least"] == t
+        assert (s["bounds"][0] >= t) if answer else (s["bounds"][1] < t)
+        # The bounds a search proves beyond the question may differ from run to run on two
+        # threads; the answer and the moves proven to reach the threshold may not.
+        keys = ("answer", "at_least", "best", "tables")
+        assert {k: s[k] for k in keys} == {k: c[k] for k in keys}
+        assert s["best"] == ([4] if answer else [])
+
+
 def test_kalah_6x3_is_worth_two(kalah_tables):
     oracle = mancala.Oracle("kalah", kalah_tables, seeds=3)
     s = oracle.solve()

@@ -106,11 +106,10 @@ impl SolveCmd {
         // proven before the stop: its best moves or its line may be cut short.
         let stopped = ctrl_c.is_raised();
         if self.json {
-            let mut out = mancala_oracle::json::solution(&s, oracle.tables_up_to());
-            if let Some(t) = self.at_least {
-                out["at_least"] = json!(t);
-                out["answer"] = json!(answer(&s, t));
-            }
+            let out = match self.at_least {
+                Some(t) => mancala_oracle::json::at_least(&s, t, oracle.tables_up_to()),
+                None => mancala_oracle::json::solution(&s, oracle.tables_up_to()),
+            };
             println!("{out}");
             return finish(stopped);
         }
@@ -151,7 +150,7 @@ impl SolveCmd {
         stopped: bool,
         tables: Option<usize>,
     ) -> Result<()> {
-        match answer(s, t) {
+        match s.answers(t) {
             Some(true) => println!(
                 "yes: the value is at least {t:+} (proven bounds [{:+}, {:+}]); moves proven to reach it: {}",
                 s.lo,
@@ -228,17 +227,6 @@ fn print_effort(s: &mancala_oracle::Solution, tables: Option<usize>) {
         s.nodes as f64 / s.seconds.max(1e-9) / 1e6,
         tables.map_or("none".to_string(), |k| format!("{k} seeds"))
     );
-}
-
-/// Whether the proven bounds answer "at least `t`": yes, no, or not yet (`None`).
-fn answer(s: &mancala_oracle::Solution, t: i32) -> Option<bool> {
-    if s.lo >= t {
-        Some(true)
-    } else if s.hi < t {
-        Some(false)
-    } else {
-        None
-    }
 }
 
 /// Ends a solve: normally, or with status 130 once what a Ctrl-C left is printed.

@@ -50,6 +50,16 @@ pub fn solution(s: &Solution, tables: Option<usize>) -> Value {
     })
 }
 
+/// [`solution`] of the question "is the value at least `threshold`?", with `at_least` (the
+/// threshold) and `answer` (`true`, `false`, or `null` while the proven bounds straddle it),
+/// as `mancala solve --at-least --json` prints it.
+pub fn at_least(s: &Solution, threshold: i32, tables: Option<usize>) -> Value {
+    let mut out = solution(s, tables);
+    out["at_least"] = json!(threshold);
+    out["answer"] = json!(s.answers(threshold));
+    out
+}
+
 /// A game on the packed board: `{"variant" (the table key), "pits" (South's pits in sowing
 /// order, then North's), "stores": [south, north], "to_move", "over", "legal"}`.
 pub fn game(g: &Game) -> Value {

@@ -398,19 +398,30 @@ impl Oracle {
         threshold: i32,
         obs: &dyn Observer,
     ) -> Result<Solution, OracleError> {
-        let s = if self.covered(b) {
-            let started = std::time::Instant::now();
-            self.read_tables(b).map(|(value, moves)| {
-                let s = read_solution(answer(value, moves, Source::Table), Vec::new(), started);
-                Solution {
-                    best: s.moves_reaching(threshold),
-                    ..s
-                }
-            })
-        } else {
-            self.with_solver(|s| s.at_least(b, threshold, obs))
+        let s = match self.table_at_least(b, threshold) {
+            Ok(None) => self.with_solver(|s| s.at_least(b, threshold, obs)),
+            read => read.map(|s| s.expect("answered by the tables")),
         };
         self.checked(s)
+    }
+
+    /// [`Oracle::at_least`] from the tables alone, if they hold `b` and its moves (`None`
+    /// otherwise), without a line: the question asks for no more. Needs no search, so many
+    /// threads may ask one oracle at once.
+    pub fn table_at_least(
+        &self,
+        b: Board,
+        threshold: i32,
+    ) -> Result<Option<Solution>, OracleError> {
+        let started = std::time::Instant::now();
+        let Some(a) = self.table_answer(b)? else {
+            return Ok(None);
+        };
+        let s = read_solution(a, Vec::new(), started);
+        Ok(Some(Solution {
+            best: s.moves_reaching(threshold),
+            ..s
+        }))
     }
 
     fn solve_unchecked(&mut self, b: Board, obs: &dyn Observer) -> Result<Solution, OracleError> {

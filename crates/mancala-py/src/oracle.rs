@@ -454,13 +454,16 @@ impl Oracle {
     }
 
     /// The exact value, every best move and a principal variation, as `mancala solve
-    /// --json` prints it; missing tables of the planned size are built first.
-    #[pyo3(signature = (position=None, max_seconds=None))]
+    /// --json` prints it; missing tables of the planned size are built first. With
+    /// `at_least`, the question "is the value at least this?" instead, as `mancala solve
+    /// --at-least --json` prints it (`answer`: true, false or None).
+    #[pyo3(signature = (position=None, max_seconds=None, at_least=None))]
     fn solve<'py>(
         &mut self,
         py: Python<'py>,
         position: Option<&Bound<'py, PyAny>>,
         max_seconds: Option<f64>,
+        at_least: Option<i32>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let b = match position {
             Some(p) => convert::board(self.inner.rules(), p)?,
@@ -486,11 +489,18 @@ impl Oracle {
         self.inner.set_interrupt(Some(interrupt.clone()));
         self.inner.set_time_limit(max_seconds);
         let inner = &mut self.inner;
-        let out = interruptible(py, &interrupt, || inner.solve(b, &()));
+        let out = interruptible(py, &interrupt, || match at_least {
+            Some(t) => inner.at_least(b, t, &()),
+            None => inner.solve(b, &()),
+        });
         self.inner.set_interrupt(None);
         self.inner.set_time_limit(None);
         let s = out?.map_err(oracle_error)?;
-        to_py(py, &json::solution(&s, self.inner.tables_up_to()))
+        let tables = self.inner.tables_up_to();
+        match at_least {
+            Some(t) => to_py(py, &json::at_least(&s, t, tables)),
+            None => to_py(py, &json::solution(&s, tables)),
+        }
     }
 
     /// The answers of many positions, each as `query` gives it: table reads on every core,

@@ -81,6 +81,18 @@ impl Solution {
             .map(|m| m.pit)
             .collect()
     }
+
+    /// The answer to "is the value at least `threshold`?" that the proven bounds give: yes,
+    /// no, or `None` while the bounds straddle it (a search stopped early).
+    pub fn answers(&self, threshold: i32) -> Option<bool> {
+        if self.lo >= threshold {
+            Some(true)
+        } else if self.hi < threshold {
+            Some(false)
+        } else {
+            None
+        }
+    }
 }
 
 /// The longest principal variation reported.

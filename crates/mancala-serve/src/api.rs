@@ -509,18 +509,34 @@ fn at(i: usize, e: ApiError) -> ApiError {
 }
 
 /// `GET /api/solve`: value (or the bounds proven when the time limit came first), best
-/// moves and a principal variation, as `mancala solve --json`.
+/// moves and a principal variation, as `mancala solve --json`. With `at_least=V`, the
+/// question "is the value at least V?" instead, as `mancala solve --at-least V --json`: one
+/// null-window search, cheaper than the value, with `answer` true, false or null (the time
+/// limit came first) and the moves proven to reach V as `best`.
 async fn solve(
     State(s): State<Arc<Shared>>,
     q: Result<Query<Vec<(String, String)>>, QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let Question {
+        params,
         set,
         seconds,
         position: b,
-        ..
     } = question(&s, q).await?;
     let tables = set.reader.tables_up_to();
+    if let Some(t) = request::at_least(&params)? {
+        if let Some(solution) = set
+            .reader
+            .table_at_least(b, t)
+            .map_err(|e| s.oracle_error(&set, e))?
+        {
+            return Ok(Json(json::at_least(&solution, t, tables)));
+        }
+        let solution = s
+            .search(set, seconds, move |o| o.at_least(b, t, &()))
+            .await?;
+        return Ok(Json(json::at_least(&solution, t, tables)));
+    }
     if let Some(solution) = set
         .reader
         .table_solution(b)

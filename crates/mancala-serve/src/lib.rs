@@ -8,7 +8,7 @@
 //! | `GET /api/play?variant=V&position=P&moves=M` | the board after the moves (as `mancala play --json`, with `position`: the position as queries take it, and `sides`: who played each move) |
 //! | `GET /api/query?variant=V&position=P` | its value and every move's (as `mancala query --json`); `tables_only=true`: from the tables or a 404; `exact=true`: as `query --exact` |
 //! | `POST /api/query` | a batch: `{"variant": V, ..., "positions": [P, ...]}` gives `{"answers": [...]}`, each what `GET` gives or `{"error", "status"}` |
-//! | `GET /api/solve?variant=V&position=P&max_seconds=S` | value or proven bounds, best moves, a principal variation (as `mancala solve --json`) |
+//! | `GET /api/solve?variant=V&position=P&max_seconds=S` | value or proven bounds, best moves, a principal variation (as `mancala solve --json`); `at_least=V`: is the value at least V? (as `mancala solve --at-least V --json`: `answer` true, false or null, and the moves proven to reach V) |
 //!
 //! The variant is named as on the command line: `variant`, and optionally `pits`, `seeds`,
 //! `empty_capture=true`, `grand_slam`, `rule` (repeatable) and `owners`. Without `position`,

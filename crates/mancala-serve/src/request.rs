@@ -134,6 +134,7 @@ pub const NAMES: &[&str] = &[
     "max_seconds",
     "tables_only",
     "exact",
+    "at_least",
 ];
 
 /// The one value of `name` (the last one given).
@@ -208,6 +209,18 @@ pub fn seconds(p: &Pairs, most: f64) -> Result<f64, ApiError> {
                 "max_seconds must be a number of seconds above 0 and at most {most} (this server's limit), not '{v}'"
             ))),
         },
+    }
+}
+
+/// The threshold of a yes/no question (`at_least`: is the value at least this?), if any.
+pub fn at_least(p: &Pairs) -> Result<Option<i32>, ApiError> {
+    match param(p, "at_least") {
+        None | Some("") => Ok(None),
+        Some(v) => v.parse::<i32>().map(Some).map_err(|_| {
+            ApiError::bad(format!(
+                "at_least must be a whole number of seeds (the value to test), not '{v}'"
+            ))
+        }),
     }
 }
 

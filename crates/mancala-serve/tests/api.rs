@@ -91,6 +91,55 @@ fn kalah_6x3_from_search() {
 }
 
 #[test]
+fn at_least_asks_a_yes_or_no_question_of_tables_and_search() {
+    let url = start(tables());
+    // From the tables: the published example (value 0; moves -1 -1 -2 -2 -2 0).
+    for (t, answer, best) in [
+        (-1, true, vec![0, 1, 5]),
+        (0, true, vec![5]),
+        (1, false, vec![]),
+    ] {
+        let (status, a) = get(&format!(
+            "{url}/api/solve?variant=awari&position={}&at_least={t}",
+            esc(VU)
+        ));
+        assert_eq!(status, 200, "{a}");
+        assert_eq!(
+            (&a["at_least"], &a["answer"], &a["best"], &a["value"]),
+            (
+                &serde_json::json!(t),
+                &serde_json::json!(answer),
+                &serde_json::json!(best),
+                &serde_json::json!(0)
+            ),
+            "at least {t}: {a}"
+        );
+    }
+    // By search (no Kalah tables here): 6x3 is worth +2, so "at least +2" holds by the
+    // one best move (4) and "at least +3" does not, each from the bounds the search proved.
+    let (status, yes) = get(&format!("{url}/api/solve?variant=kalah&seeds=3&at_least=2"));
+    assert_eq!(status, 200, "{yes}");
+    assert_eq!(
+        (&yes["answer"], &yes["best"]),
+        (&serde_json::json!(true), &serde_json::json!([4]))
+    );
+    assert!(yes["bounds"][0].as_i64().unwrap() >= 2, "{yes}");
+    let (status, no) = get(&format!("{url}/api/solve?variant=kalah&seeds=3&at_least=3"));
+    assert_eq!(status, 200, "{no}");
+    assert_eq!(
+        (&no["answer"], &no["best"]),
+        (&serde_json::json!(false), &serde_json::json!([]))
+    );
+    assert!(no["bounds"][1].as_i64().unwrap() < 3, "{no}");
+    // A threshold that is not a number says so.
+    let (status, bad) = get(&format!(
+        "{url}/api/solve?variant=kalah&seeds=3&at_least=two"
+    ));
+    assert_eq!(status, 400, "{bad}");
+    assert!(bad["error"].as_str().unwrap().contains("at_least"), "{bad}");
+}
+
+#[test]
 fn boards_after_moves_are_the_rules_boards() {
     let url = start(tables());
     for (variant, query, moves) in [
