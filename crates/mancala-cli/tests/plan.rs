@@ -179,12 +179,25 @@ fn the_plan_counts_the_slices_checkpoints_add() {
         "{t34}"
     );
     assert_eq!(t34["lower_reads"].as_u64(), Some(2 * lower(34)), "{t34}");
-    // Tier 31 reads the lower tiers at random: its slices cost no pass.
-    let t31 = &tiers[31];
+    // Tier 31 (3.68 G) scans lower tiers held in memory (faster than reading them at
+    // random, from 1 G positions on), once; tier 32's pass through. Tier 26 (0.77 G) reads
+    // them at random.
+    let (t31, t32, t26) = (&tiers[31], &tiers[32], &tiers[26]);
     assert_eq!(
-        (t31["scan"].as_bool(), t31["lower_reads"].as_u64()),
-        (Some(false), Some(lower(31))),
+        (
+            t31["scan"].as_bool(),
+            t31["lower_in_memory"].as_bool(),
+            t31["lower_reads"].as_u64()
+        ),
+        (Some(true), Some(true), Some(lower(31))),
         "{t31}"
+    );
+    assert!(t31["memory"].as_u64().unwrap() > lower(31), "{t31}");
+    assert_eq!(t32["lower_in_memory"].as_bool(), Some(false), "{t32}");
+    assert_eq!(
+        (t26["scan"].as_bool(), t26["lower_in_memory"].as_bool()),
+        (Some(false), Some(true)),
+        "{t26}"
     );
 
     let out = mancala(&args);

@@ -248,6 +248,7 @@ pub fn plan(
                 "disk": t.disk,
                 "exits_on_disk": t.exits_on_disk(),
                 "scan": t.layout.scan,
+                "lower_in_memory": t.lower_resident,
                 "slices": t.layout.slices.max(1),
                 "lower_reads": t.lower_reads,
                 "seconds": (t.seconds * 10.0).round() / 10.0,

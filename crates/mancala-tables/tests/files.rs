@@ -676,7 +676,7 @@ fn a_compressed_build_beyond_the_machines_memory_is_refused_at_once() {
     let Some(max) = (20..=40).find(|&max| {
         plan(&r, max, budget, 2, &Rates::default()).is_ok_and(|p| {
             p.iter()
-                .any(|t| t.layout.scan && t.memory + lower(t.seeds) > memory)
+                .any(|t| !t.lower_resident && t.memory + lower(t.seeds) > memory)
         })
     }) else {
         // A machine whose memory holds every tier up to 40 decoded.
@@ -714,10 +714,11 @@ fn a_build_over_packed_tiers_beyond_the_machines_memory_is_refused_at_once() {
     };
     let budget = mancala_tables::plan::default_budget();
     let ix = mancala_index::Indexer::new(&r, 44).unwrap();
-    // A tier that scans, and a tier below it that would not fit beside its plan decoded.
+    // A tier whose lower tiers pass through, and a tier below it that would not fit beside
+    // its plan decoded.
     let found = (20..=44).find_map(|max| {
         let plans = plan(&r, max, budget, 2, &Rates::default()).ok()?;
-        plans.iter().filter(|t| t.layout.scan).find_map(|top| {
+        plans.iter().filter(|t| !t.lower_resident).find_map(|top| {
             let k = (0..top.seeds).find(|&k| top.memory + ix.size(k) > memory)?;
             Some((top.seeds, k))
         })

@@ -264,8 +264,11 @@ fn check_decoded_memory(
     // Nothing decoded (a raw build over raw tiers): the plan is the whole story.
     let nothing = decoded[opts.max_seeds + 1] == 0;
     let holds = |t: &plan::TierPlan| {
-        t.memory
-            .saturating_add(if t.layout.scan { decoded[t.seeds] } else { 0 })
+        t.memory.saturating_add(if t.lower_resident {
+            0
+        } else {
+            decoded[t.seeds]
+        })
     };
     match plans.iter().find(|t| !nothing && holds(t) > memory) {
         Some(t) => Err(TableError::CompressedTooBig {

@@ -121,8 +121,9 @@ pub struct Layout {
     /// Save the state between thresholds, and resume from a saved one.
     pub checkpoint: Option<Checkpoint>,
     /// Phase 1 reads the lower tiers in order (the scan) where the rules and the order
-    /// allow, for lower tiers that do not stay in memory; else it works position by
-    /// position, reading them at random (faster while they are in memory).
+    /// allow: for lower tiers that do not stay in memory, and for big tiers whose lower
+    /// tiers do ([`crate::plan::SCAN_FROM`]); else it works position by position, reading
+    /// them at random (faster on smaller tiers, whose lower tiers nearly fit the caches).
     pub scan: bool,
 }
 
