@@ -106,10 +106,7 @@ impl SolveCmd {
         // proven before the stop: its best moves or its line may be cut short.
         let stopped = ctrl_c.is_raised();
         if self.json {
-            let out = match self.at_least {
-                Some(t) => mancala_oracle::json::at_least(&s, t, oracle.tables_up_to()),
-                None => mancala_oracle::json::solution(&s, oracle.tables_up_to()),
-            };
+            let out = mancala_oracle::json::solve_reply(&s, self.at_least, oracle.tables_up_to());
             println!("{out}");
             return finish(stopped);
         }

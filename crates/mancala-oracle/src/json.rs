@@ -50,13 +50,15 @@ pub fn solution(s: &Solution, tables: Option<usize>) -> Value {
     })
 }
 
-/// [`solution`] of the question "is the value at least `threshold`?", with `at_least` (the
-/// threshold) and `answer` (`true`, `false`, or `null` while the proven bounds straddle it),
-/// as `mancala solve --at-least --json` prints it.
-pub fn at_least(s: &Solution, threshold: i32, tables: Option<usize>) -> Value {
+/// [`solution`] as `mancala solve --json` prints it, and with `at_least` (the question "is
+/// the value at least this?", as `--at-least` asks it) that threshold and `answer` too
+/// (`true`, `false`, or `null` while the proven bounds straddle it).
+pub fn solve_reply(s: &Solution, at_least: Option<i32>, tables: Option<usize>) -> Value {
     let mut out = solution(s, tables);
-    out["at_least"] = json!(threshold);
-    out["answer"] = json!(s.answers(threshold));
+    if let Some(t) = at_least {
+        out["at_least"] = json!(t);
+        out["answer"] = json!(s.answers(t));
+    }
     out
 }
 

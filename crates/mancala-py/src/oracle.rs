@@ -496,11 +496,10 @@ impl Oracle {
         self.inner.set_interrupt(None);
         self.inner.set_time_limit(None);
         let s = out?.map_err(oracle_error)?;
-        let tables = self.inner.tables_up_to();
-        match at_least {
-            Some(t) => to_py(py, &json::at_least(&s, t, tables)),
-            None => to_py(py, &json::solution(&s, tables)),
-        }
+        to_py(
+            py,
+            &json::solve_reply(&s, at_least, self.inner.tables_up_to()),
+        )
     }
 
     /// The answers of many positions, each as `query` gives it: table reads on every core,

@@ -524,26 +524,20 @@ async fn solve(
         position: b,
     } = question(&s, q).await?;
     let tables = set.reader.tables_up_to();
-    if let Some(t) = request::at_least(&params)? {
-        if let Some(solution) = set
-            .reader
-            .table_at_least(b, t)
-            .map_err(|e| s.oracle_error(&set, e))?
-        {
-            return Ok(Json(json::at_least(&solution, t, tables)));
+    let at_least = request::at_least(&params)?;
+    let read = match at_least {
+        Some(t) => set.reader.table_at_least(b, t),
+        None => set.reader.table_solution(b),
+    };
+    let solution = match read.map_err(|e| s.oracle_error(&set, e))? {
+        Some(solution) => solution,
+        None => {
+            s.search(set, seconds, move |o| match at_least {
+                Some(t) => o.at_least(b, t, &()),
+                None => o.solve(b, &()),
+            })
+            .await?
         }
-        let solution = s
-            .search(set, seconds, move |o| o.at_least(b, t, &()))
-            .await?;
-        return Ok(Json(json::at_least(&solution, t, tables)));
-    }
-    if let Some(solution) = set
-        .reader
-        .table_solution(b)
-        .map_err(|e| s.oracle_error(&set, e))?
-    {
-        return Ok(Json(json::solution(&solution, tables)));
-    }
-    let solution = s.search(set, seconds, move |o| o.solve(b, &())).await?;
-    Ok(Json(json::solution(&solution, tables)))
+    };
+    Ok(Json(json::solve_reply(&solution, at_least, tables)))
 }
