@@ -48,8 +48,11 @@ pub struct Rates {
     /// session (2026-11-28). Tiers of 10 G and more are not measured with the tiles yet (the
     /// propagation's share there was 0.71 at 16.7 G), so the plan takes 0.7. Between
     /// [`Rates::SMALL`] and [`Rates::BIG`] the share falls geometrically (measured against tier
-    /// 24 of the same build or session: 0.92 at 1.1 G, 0.85 to 0.885 at 1.5 G, 0.85 at 2.0 G
-    /// positions, where the curve gives 0.98, 0.91 and 0.86).
+    /// 24 of the same build or session: 0.92 at 1.1 G, 0.85 to 0.886 at 1.5 G, 0.82 to 0.85 at
+    /// 2.0 G positions, where the curve gives 0.98, 0.91 and 0.86). What still falls is the
+    /// propagation: a bigger tier has more predecessor updates a position (13.5% more on Awari's
+    /// tier 29 than on tier 24) and each costs a little more (1.19 times), see
+    /// docs/performance.md.
     pub big_tier_share: f64,
     /// The share of the per-core rate each doubling of the threads keeps. The rates above are
     /// per core with two threads; Awari tier 29 (2.0 G positions) took 1,150 s on one thread
