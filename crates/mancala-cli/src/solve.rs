@@ -96,11 +96,9 @@ impl SolveCmd {
         let mut oracle = self.search.oracle(rules, n, &self.variant)?;
         let printer = progress_printer(self.search.quiet);
         let ctrl_c = stop_on_ctrl_c(&mut oracle);
-        let s = match self.at_least {
-            Some(t) => oracle.at_least(b, t, &printer),
-            None => oracle.solve(b, &printer),
-        }
-        .map_err(|e| advice.oracle(e, n))?;
+        let s = oracle
+            .solve_or_at_least(b, self.at_least, &printer)
+            .map_err(|e| advice.oracle(e, n))?;
         // Stopped by Ctrl-C: the bounds go out as a time limit's would, and the exit status
         // says the run was interrupted (130, as a shell reports it), even when the value was
         // proven before the stop: its best moves or its line may be cut short.

@@ -406,6 +406,34 @@ impl Oracle {
         self.checked(s)
     }
 
+    /// What `mancala solve` answers: [`Oracle::at_least`] when a threshold is given, else
+    /// [`Oracle::solve`]. The command line, the server and the Python package ask this one.
+    pub fn solve_or_at_least(
+        &mut self,
+        b: Board,
+        at_least: Option<i32>,
+        obs: &dyn Observer,
+    ) -> Result<Solution, OracleError> {
+        match at_least {
+            Some(t) => self.at_least(b, t, obs),
+            None => self.solve(b, obs),
+        }
+    }
+
+    /// [`Oracle::solve_or_at_least`] from the tables alone, if they hold `b` and its moves
+    /// (`None` otherwise): [`Oracle::table_at_least`] or [`Oracle::table_solution`]. Needs no
+    /// search, so many threads may ask one oracle at once.
+    pub fn table_solve_or_at_least(
+        &self,
+        b: Board,
+        at_least: Option<i32>,
+    ) -> Result<Option<Solution>, OracleError> {
+        match at_least {
+            Some(t) => self.table_at_least(b, t),
+            None => self.table_solution(b),
+        }
+    }
+
     /// [`Oracle::at_least`] from the tables alone, if they hold `b` and its moves (`None`
     /// otherwise), without a line: the question asks for no more. Needs no search, so many
     /// threads may ask one oracle at once.

@@ -489,10 +489,7 @@ impl Oracle {
         self.inner.set_interrupt(Some(interrupt.clone()));
         self.inner.set_time_limit(max_seconds);
         let inner = &mut self.inner;
-        let out = interruptible(py, &interrupt, || match at_least {
-            Some(t) => inner.at_least(b, t, &()),
-            None => inner.solve(b, &()),
-        });
+        let out = interruptible(py, &interrupt, || inner.solve_or_at_least(b, at_least, &()));
         self.inner.set_interrupt(None);
         self.inner.set_time_limit(None);
         let s = out?.map_err(oracle_error)?;

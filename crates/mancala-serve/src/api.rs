@@ -525,18 +525,12 @@ async fn solve(
     } = question(&s, q).await?;
     let tables = set.reader.tables_up_to();
     let at_least = request::at_least(&params)?;
-    let read = match at_least {
-        Some(t) => set.reader.table_at_least(b, t),
-        None => set.reader.table_solution(b),
-    };
+    let read = set.reader.table_solve_or_at_least(b, at_least);
     let solution = match read.map_err(|e| s.oracle_error(&set, e))? {
         Some(solution) => solution,
         None => {
-            s.search(set, seconds, move |o| match at_least {
-                Some(t) => o.at_least(b, t, &()),
-                None => o.solve(b, &()),
-            })
-            .await?
+            s.search(set, seconds, move |o| o.solve_or_at_least(b, at_least, &()))
+                .await?
         }
     };
     Ok(Json(json::solve_reply(&solution, at_least, tables)))
