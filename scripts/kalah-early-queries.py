@@ -5,17 +5,19 @@ Usage: scripts/kalah-early-queries.py MANCALA DIR [PLIES] [COMMAND] [-- OPTION..
 
 MANCALA is the binary, DIR a table folder with Kalah tables (28 seeds answer these positions
 interactively), PLIES defaults to 2, COMMAND to `query` (`solve` times solves instead, and
-adds up their nodes; `serve` starts one `mancala serve --dir DIR` and asks its `/api/query` in
-turn, as a player's page would, so its searcher keeps what it learnt). Options after `--` go
-to every command, e.g. `-- --tables 28 --threads 1 --hash 16` for reproducible node counts of
-`solve`, or to the server for `serve` (`-- --hash 256`). With `query` and `solve` each
-position is asked in a fresh process, as a user at the command line asks it: the times include
-opening the tables, not building them. Prints the slowest positions and the distribution.
+adds up their nodes; `serve` starts one `mancala serve --dir DIR`, waits until it has read
+its tables into memory, and asks its `/api/query` in turn, as a player's page would, so its
+searcher keeps what it learnt). Options after `--` go to every command, e.g. `-- --tables
+28 --threads 1 --hash 16` for reproducible node counts of `solve`, or to the server for
+`serve` (`-- --hash 256`, or `-- --no-warm` to ask at once, the tables read as needed).
+With `query` and `solve` each position is asked in a fresh process, as a user at the command
+line asks it: the times include opening the tables, not building them. Prints the slowest positions and the distribution.
 """
 import json
 import re
 import subprocess
 import sys
+import threading
 import time
 import urllib.parse
 import urllib.request
@@ -74,6 +76,20 @@ def main():
                 server.kill()
                 sys.exit(f"mancala serve did not start: {line}{server.stderr.read()}")
             base = found.group(1)
+            # The server reads its tables into memory as it starts (unless `--no-warm`):
+            # ask once it has, as a player who comes later would. Its standard error says
+            # when; a thread keeps draining it so that it never blocks the server.
+            if "--no-warm" not in extra:
+                ready = threading.Event()
+
+                def drain(stream=server.stderr):
+                    for said in stream:
+                        if said.startswith("tables in memory"):
+                            ready.set()
+                    ready.set()
+
+                threading.Thread(target=drain, daemon=True).start()
+                ready.wait(timeout=300)
         for position, moves in seen.items():
             text = " ".join(map(str, position))
             started = time.time()

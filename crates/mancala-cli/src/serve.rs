@@ -76,6 +76,13 @@ pub struct ServeCmd {
         default_value_t = 64
     )]
     hash: usize,
+
+    /// Do not read the tables into memory at the start. By default the server reads every
+    /// rule set's files once, smallest first and up to half the machine's memory, while it
+    /// already answers: after a reboot its first searches would otherwise wait on the disk
+    /// for each probe (and could run out of time)
+    #[arg(long)]
+    no_warm: bool,
 }
 
 impl ServeCmd {
@@ -140,6 +147,9 @@ impl ServeCmd {
             max_connections: self.max_connections,
             header_timeout: std::time::Duration::from_secs_f64(self.header_timeout),
         };
+        if !self.no_warm {
+            warm_in_background(&config);
+        }
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .enable_all()
             .build()
@@ -165,5 +175,45 @@ impl ServeCmd {
                 .await
                 .context("serving")
         })
+    }
+}
+
+/// Reads the server's tables into memory on a thread of its own (see `mancala_serve::warm`),
+/// saying on standard error what it read and how long it took. At most half the machine's
+/// memory (or 4 GB where it cannot be told).
+fn warm_in_background(config: &mancala_serve::Config) {
+    let config = config.clone();
+    let budget = mancala_tables::physical_memory().map_or(4 << 30, |m| m / 2);
+    let spawned = std::thread::Builder::new()
+        .name("warm".into())
+        .spawn(move || {
+            let started = std::time::Instant::now();
+            let mut total = 0u64;
+            mancala_serve::warm(&config, budget, &mut |w| {
+                let gb = w.bytes as f64 / 1e9;
+                if w.read {
+                    total += w.bytes;
+                    eprintln!(
+                        "tables of {} read into memory: {gb:.2} GB in {:.1} s",
+                        w.key,
+                        w.took.as_secs_f64()
+                    );
+                } else {
+                    eprintln!(
+                        "tables of {} left on disk ({gb:.2} GB: more than half the memory with the others); its first questions read them",
+                        w.key
+                    );
+                }
+            });
+            // Always said, last: a script waiting for the server to be ready waits for it.
+            eprintln!(
+                "tables in memory: {:.2} GB in {:.1} s",
+                total as f64 / 1e9,
+                started.elapsed().as_secs_f64()
+            );
+        });
+    // Without the thread the server still answers, from the disk at first.
+    if let Err(e) = spawned {
+        eprintln!("could not start reading the tables into memory ({e}); answering from the disk");
     }
 }

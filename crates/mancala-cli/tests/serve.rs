@@ -301,3 +301,68 @@ fn a_dropped_request_cancels_its_search() {
         started.elapsed()
     );
 }
+
+/// A server's first lines on standard error, up to one holding `until` (at most `lines`).
+fn stderr_lines(dir: &Path, extra: &[&str], until: &str, lines: usize) -> Vec<String> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--dir"])
+        .arg(dir)
+        .args(extra)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("mancala serve starts");
+    let mut out = Vec::new();
+    for line in BufReader::new(child.stderr.take().unwrap())
+        .lines()
+        .take(lines)
+    {
+        let line = line.unwrap();
+        let done = line.contains(until);
+        out.push(line);
+        if done {
+            break;
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    out
+}
+
+#[test]
+fn the_server_reads_its_tables_into_memory_when_it_starts_unless_told_not_to() {
+    let dir = scratch("serve-warm");
+    let d = dir.to_str().unwrap();
+    let built = common::mancala(&["build", "awari", "--max-seeds", "8", "--dir", d, "-q"]);
+    assert!(built.status.success(), "{built:?}");
+    let said = stderr_lines(&dir, &[], "tables in memory", 4);
+    assert!(
+        said.iter()
+            .any(|l| l.starts_with("tables of awari") && l.contains("read into memory")),
+        "{said:?}"
+    );
+    assert!(
+        said.last()
+            .is_some_and(|l| l.starts_with("tables in memory")),
+        "{said:?}"
+    );
+    // Told not to, it says nothing on standard error (the stream ends when it is stopped).
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--no-warm", "--dir", d])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("mancala serve starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert!(line.contains("http://"), "{line}");
+    let _ = child.kill();
+    let _ = child.wait();
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut rest).unwrap();
+    assert!(!rest.contains("memory"), "{rest}");
+}

@@ -11,9 +11,8 @@ use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use mancala_oracle::json;
-use mancala_oracle::{highest_published, PackedFamily, Settings};
+use mancala_oracle::{PackedFamily, Settings};
 use mancala_rules::{Board, GameFamily, Grouped, Preset, Rules, Variant};
-use mancala_tables::{Payload, Tables, Watching, MAX_TIER};
 use serde_json::{json, Value};
 use std::sync::Arc;
 use std::time::Instant;
@@ -155,40 +154,10 @@ fn pair(v: &Value) -> Option<[u64; 2]> {
 /// The rule sets with tables on this server: key, the seeds they answer up to, the
 /// parameters that name them, and whose files they are.
 fn built_sets(config: &Config) -> Vec<Value> {
-    let mut out = Vec::new();
-    if let Some(vu) = &config.vu_dir {
-        let rules = Rules::new(Variant::preset(Preset::Awari));
-        let up_to = highest_published(vu, &rules)
-            .and_then(|max| Tables::open_published_with(vu, &rules, max, Watching::On).ok())
-            .and_then(|t| t.complete_up_to());
-        if let Some(up_to) = up_to {
-            out.push(built(&rules, up_to, "published"));
-        }
-    }
-    let Ok(entries) = std::fs::read_dir(&config.dir) else {
-        return out;
-    };
-    let mut keys: Vec<String> = entries
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .collect();
-    keys.sort();
-    for key in keys {
-        let Some(v) = Variant::from_key(&key) else {
-            continue;
-        };
-        if config.vu_dir.is_some() && v == Variant::preset(Preset::Awari) {
-            continue; // served from the published files
-        }
-        let rules = Rules::new(v);
-        let max = rules.max_seeds().min(MAX_TIER);
-        let up_to = Tables::open_with(&config.dir, &rules, max, Payload::Unchecked, Watching::On)
-            .ok()
-            .and_then(|t| t.complete_up_to());
-        if let Some(up_to) = up_to {
-            out.push(built(&rules, up_to, "tables"));
-        }
-    }
-    out
+    crate::tables::on_server(config)
+        .iter()
+        .filter_map(|(rules, t, origin)| Some(built(rules, t.complete_up_to()?, origin.name())))
+        .collect()
 }
 
 fn built(rules: &Rules, up_to: usize, source: &str) -> Value {

@@ -22,6 +22,7 @@
 //! starve the table reads. No request names a file: a rule set's tables are found under the
 //! folder by its key (or, for Awari, among the published database's files given to the
 //! server). Each rule set is opened for its whole variant, seeds included (see `sets`).
+//! [`warm`] reads a server's tables into memory when it starts (see `tables`).
 
 #![warn(missing_docs)]
 
@@ -29,10 +30,12 @@ mod api;
 mod refusals;
 mod request;
 mod sets;
+mod tables;
 
 pub use api::{router, MAX_BATCH};
 /// The query parameters a request may give (any other is refused).
 pub use request::NAMES as PARAMETERS;
+pub use tables::{warm, Warmed};
 
 use std::path::PathBuf;
 

@@ -282,6 +282,23 @@ impl Tables {
         Ok(())
     }
 
+    /// The bytes of the tables' files that [`Tables::warm`] reads (those of values already in
+    /// memory are not counted).
+    pub fn mapped_bytes(&self) -> u64 {
+        self.tiers.iter().flatten().map(Table::mapped_bytes).sum()
+    }
+
+    /// Reads every tier's file into memory, lowest tier first, calling `done` with the bytes
+    /// read after every few megabytes: a long-lived reader (the web oracle) does this when it
+    /// starts, so that its first questions find the tables in the page cache rather than
+    /// waiting on the disk once a probe. Nothing is checked or changed.
+    pub fn warm(&self, done: &mut dyn FnMut(u64)) {
+        const STEP: usize = 64 << 20;
+        for t in self.tiers.iter().flatten() {
+            t.warm(STEP, done);
+        }
+    }
+
     /// The values of tier `n` when it is raw or decoded.
     pub fn values(&self, n: usize) -> Option<&[u8]> {
         self.tier(n).and_then(Table::raw)

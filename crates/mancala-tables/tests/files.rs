@@ -832,3 +832,68 @@ fn a_build_reports_its_phases_and_work() {
     assert_eq!(seen.done.load(Relaxed), started[9].1);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Pages of `path` in the page cache, and pages in all (`mincore` over a map of it).
+fn resident_pages(path: &Path) -> (usize, usize) {
+    use std::os::fd::AsRawFd;
+    let f = std::fs::File::open(path).unwrap();
+    let len = f.metadata().unwrap().len() as usize;
+    let page = 4096;
+    let pages = len.div_ceil(page);
+    // SAFETY: a read-only shared map of a whole open file, unmapped below; `mincore` writes
+    // one byte a page into a vector of that many.
+    unsafe {
+        let p = libc::mmap(
+            std::ptr::null_mut(),
+            len,
+            libc::PROT_READ,
+            libc::MAP_SHARED,
+            f.as_raw_fd(),
+            0,
+        );
+        assert_ne!(p, libc::MAP_FAILED);
+        let mut v = vec![0u8; pages];
+        assert_eq!(libc::mincore(p, len, v.as_mut_ptr()), 0);
+        libc::munmap(p, len);
+        (v.iter().filter(|&&b| b & 1 == 1).count(), pages)
+    }
+}
+
+#[test]
+fn warm_reads_every_tier_into_the_page_cache() {
+    // On disk, not in a memory file system, whose pages cannot be let go.
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("warm-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let r = rules(Preset::Awari);
+    build_in(&dir, &r, 14, 2, false);
+    let files: Vec<PathBuf> = (0..=14)
+        .map(|n| tier_path(&dir, &r.variant().key(), n))
+        .filter(|p| p.exists())
+        .collect();
+    // Written out, then let go of.
+    let mut evicted = 0;
+    for p in &files {
+        use std::os::fd::AsRawFd;
+        let f = std::fs::File::open(p).unwrap();
+        f.sync_all().unwrap();
+        // SAFETY: advice about an open file's cached pages.
+        unsafe { libc::posix_fadvise(f.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED) };
+        let (cached, pages) = resident_pages(p);
+        evicted += pages - cached;
+    }
+    let t = Tables::open(&dir, &r, 14, Payload::Unchecked).unwrap();
+    let mut read = 0;
+    t.warm(&mut |b| read += b);
+    let total: u64 = files
+        .iter()
+        .map(|p| std::fs::metadata(p).unwrap().len())
+        .sum();
+    assert_eq!((read, t.mapped_bytes()), (total, total));
+    for p in &files {
+        let (cached, pages) = resident_pages(p);
+        assert_eq!(cached, pages, "{} not all read in", p.display());
+    }
+    // The pages were gone before (unless this file system keeps them whatever it is told).
+    eprintln!("pages let go before the warm-up: {evicted}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -72,6 +72,37 @@ impl FileMap {
     pub(crate) fn map(&self) -> &Mmap {
         &self.map
     }
+
+    /// Reads the whole file into memory through the map, in order, `step` bytes at a time,
+    /// calling `done` with the bytes read after each step: a reader that will probe it at
+    /// random later (a server after a reboot) then finds every page in the page cache instead
+    /// of waiting on the disk once a probe, and pages read in this way come into the cache as
+    /// 2 MB folios (see [`FileMap::new`]). The kernel is asked to populate each step
+    /// (`MADV_POPULATE_READ`); one that cannot has every page touched instead. A watched map
+    /// whose file was cut short meanwhile reads zeros past its end, as any read of it does.
+    pub(crate) fn warm(&self, step: usize, done: &mut dyn FnMut(u64)) {
+        const PAGE: usize = 4096;
+        let step = step.max(PAGE) / PAGE * PAGE;
+        let mut at = 0;
+        while at < self.map.len() {
+            let len = step.min(self.map.len() - at);
+            #[cfg(target_os = "linux")]
+            let populated = self
+                .map
+                .advise_range(memmap2::Advice::PopulateRead, at, len)
+                .is_ok();
+            #[cfg(not(target_os = "linux"))]
+            let populated = false;
+            if !populated {
+                for i in (at..at + len).step_by(PAGE) {
+                    // SAFETY: `i` is inside the map; a volatile read is not optimised away.
+                    unsafe { std::ptr::read_volatile(self.map.as_ptr().add(i)) };
+                }
+            }
+            at += len;
+            done(len as u64);
+        }
+    }
 }
 
 impl Deref for FileMap {

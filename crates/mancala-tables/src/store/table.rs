@@ -374,6 +374,23 @@ impl Table {
         self.header.encoding
     }
 
+    /// Reads the file into memory ([`FileMap::warm`]), `step` bytes at a time, calling
+    /// `done` with the bytes read after each step. Values already in memory need nothing.
+    pub(crate) fn warm(&self, step: usize, done: &mut dyn FnMut(u64)) {
+        match &self.data {
+            Data::Mapped(m) | Data::Blocks(m) => m.warm(step, done),
+            Data::Owned(_) | Data::Resident(_) => {}
+        }
+    }
+
+    /// The bytes [`Table::warm`] reads: the mapped file's, none for values in memory.
+    pub(crate) fn mapped_bytes(&self) -> u64 {
+        match &self.data {
+            Data::Mapped(m) | Data::Blocks(m) => m.len() as u64,
+            Data::Owned(_) | Data::Resident(_) => 0,
+        }
+    }
+
     /// Size of the file on disk.
     pub fn file_bytes(&self) -> u64 {
         self.start as u64 + self.header.payload_len
