@@ -190,30 +190,42 @@ fn warm_in_background(config: &mancala_serve::Config) {
             let started = std::time::Instant::now();
             let mut total = 0u64;
             mancala_serve::warm(&config, budget, &mut |w| {
-                let gb = w.bytes as f64 / 1e9;
+                let size = bytes_text(w.bytes);
                 if w.read {
                     total += w.bytes;
                     eprintln!(
-                        "tables of {} read into memory: {gb:.2} GB in {:.1} s",
+                        "tables of {} read into memory: {size} in {:.1} s",
                         w.key,
                         w.took.as_secs_f64()
                     );
                 } else {
                     eprintln!(
-                        "tables of {} left on disk ({gb:.2} GB: more than half the memory with the others); its first questions read them",
+                        "tables of {} left on disk ({size}: more than half the memory with the others); its first questions read them",
                         w.key
                     );
                 }
             });
             // Always said, last: a script waiting for the server to be ready waits for it.
             eprintln!(
-                "tables in memory: {:.2} GB in {:.1} s",
-                total as f64 / 1e9,
+                "tables in memory: {} in {:.1} s",
+                bytes_text(total),
                 started.elapsed().as_secs_f64()
             );
         });
     // Without the thread the server still answers, from the disk at first.
     if let Err(e) = spawned {
         eprintln!("could not start reading the tables into memory ({e}); answering from the disk");
+    }
+}
+
+/// A size for a person: kilobytes below a megabyte, megabytes below a gigabyte, else
+/// gigabytes.
+fn bytes_text(bytes: u64) -> String {
+    if bytes < 1_000_000 {
+        format!("{} KB", bytes.div_ceil(1000))
+    } else if bytes < 1_000_000_000 {
+        format!("{:.1} MB", bytes as f64 / 1e6)
+    } else {
+        format!("{:.2} GB", bytes as f64 / 1e9)
     }
 }
