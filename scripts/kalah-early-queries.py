@@ -11,7 +11,8 @@ searcher keeps what it learnt). Options after `--` go to every command, e.g. `--
 28 --threads 1 --hash 16` for reproducible node counts of `solve`, or to the server for
 `serve` (`-- --hash 256`, or `-- --no-warm` to ask at once, the tables read as needed).
 With `query` and `solve` each position is asked in a fresh process, as a user at the command
-line asks it: the times include opening the tables, not building them. Prints the slowest positions and the distribution.
+line asks it: the times include opening the tables, not building them. Prints the slowest
+positions and the distribution.
 """
 import json
 import re
@@ -79,17 +80,18 @@ def main():
             # The server reads its tables into memory as it starts (unless `--no-warm`):
             # ask once it has, as a player who comes later would. Its standard error says
             # when; a thread keeps draining it so that it never blocks the server.
-            if "--no-warm" not in extra:
-                ready = threading.Event()
+            ready = threading.Event()
 
-                def drain(stream=server.stderr):
-                    for said in stream:
-                        if said.startswith("tables in memory"):
-                            ready.set()
-                    ready.set()
+            def drain(stream=server.stderr):
+                for said in stream:
+                    if said.startswith("tables in memory"):
+                        ready.set()
+                ready.set()
 
-                threading.Thread(target=drain, daemon=True).start()
-                ready.wait(timeout=300)
+            threading.Thread(target=drain, daemon=True).start()
+            if "--no-warm" not in extra and not ready.wait(timeout=300):
+                print("the server had not read its tables after 300 s; asking anyway",
+                      file=sys.stderr)
         for position, moves in seen.items():
             text = " ".join(map(str, position))
             started = time.time()

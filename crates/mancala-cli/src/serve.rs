@@ -78,9 +78,9 @@ pub struct ServeCmd {
     hash: usize,
 
     /// Do not read the tables into memory at the start. By default the server reads every
-    /// rule set's files once, smallest first and up to half the machine's memory, while it
-    /// already answers: after a reboot its first searches would otherwise wait on the disk
-    /// for each probe (and could run out of time)
+    /// rule set's files once, smallest first, up to half the machine's memory (or what is
+    /// available, if less), while it already answers: after a reboot its first searches would
+    /// otherwise wait on the disk for each probe (and could run out of time)
     #[arg(long)]
     no_warm: bool,
 }
@@ -147,9 +147,6 @@ impl ServeCmd {
             max_connections: self.max_connections,
             header_timeout: std::time::Duration::from_secs_f64(self.header_timeout),
         };
-        if !self.no_warm {
-            warm_in_background(&config);
-        }
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .enable_all()
             .build()
@@ -171,6 +168,10 @@ impl ServeCmd {
                 ),
             }
             std::io::stdout().flush()?;
+            // Once the address is taken: a server that cannot listen reads nothing.
+            if !self.no_warm {
+                warm_in_background(&config);
+            }
             mancala_serve::serve(listener, config)
                 .await
                 .context("serving")
@@ -180,28 +181,43 @@ impl ServeCmd {
 
 /// Reads the server's tables into memory on a thread of its own (see `mancala_serve::warm`),
 /// saying on standard error what it read and how long it took. At most half the machine's
-/// memory (or 4 GB where it cannot be told).
+/// memory, and no more than it has available (within the process's control group); 4 GB
+/// where the system does not tell.
 fn warm_in_background(config: &mancala_serve::Config) {
     let config = config.clone();
-    let budget = mancala_tables::physical_memory().map_or(4 << 30, |m| m / 2);
+    let half = mancala_tables::physical_memory().map(|m| m / 2);
+    let budget = match (half, mancala_tables::available_memory()) {
+        (Some(h), Some(a)) => h.min(a),
+        (h, a) => h.or(a).unwrap_or(4 << 30),
+    };
     let spawned = std::thread::Builder::new()
         .name("warm".into())
         .spawn(move || {
             let started = std::time::Instant::now();
             let mut total = 0u64;
             mancala_serve::warm(&config, budget, &mut |w| {
-                let size = bytes_text(w.bytes);
-                if w.read {
-                    total += w.bytes;
+                total += w.read;
+                let took = w.took.as_secs_f64();
+                if w.read == w.bytes {
                     eprintln!(
-                        "tables of {} read into memory: {size} in {:.1} s",
+                        "tables of {} read into memory: {} in {took:.1} s",
                         w.key,
-                        w.took.as_secs_f64()
+                        bytes_text(w.read)
+                    );
+                } else if w.read > 0 {
+                    eprintln!(
+                        "tables of {}: {} of {} read into memory in {took:.1} s (the lower tiers; the memory budget of {} allows no more)",
+                        w.key,
+                        bytes_text(w.read),
+                        bytes_text(w.bytes),
+                        bytes_text(budget)
                     );
                 } else {
                     eprintln!(
-                        "tables of {} left on disk ({size}: more than half the memory with the others); its first questions read them",
-                        w.key
+                        "tables of {} left on disk ({}: beyond the memory budget of {}); its first questions read them",
+                        w.key,
+                        bytes_text(w.bytes),
+                        bytes_text(budget)
                     );
                 }
             });
@@ -222,7 +238,7 @@ fn warm_in_background(config: &mancala_serve::Config) {
 /// gigabytes.
 fn bytes_text(bytes: u64) -> String {
     if bytes < 1_000_000 {
-        format!("{} KB", bytes.div_ceil(1000))
+        format!("{} kB", bytes.div_ceil(1000))
     } else if bytes < 1_000_000_000 {
         format!("{:.1} MB", bytes as f64 / 1e6)
     } else {

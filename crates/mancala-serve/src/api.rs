@@ -154,9 +154,13 @@ fn pair(v: &Value) -> Option<[u64; 2]> {
 /// The rule sets with tables on this server: key, the seeds they answer up to, the
 /// parameters that name them, and whose files they are.
 fn built_sets(config: &Config) -> Vec<Value> {
+    // One rule set open at a time, and only while its reach is read.
     crate::tables::on_server(config)
         .iter()
-        .filter_map(|(rules, t, origin)| Some(built(rules, t.complete_up_to()?, origin.name())))
+        .filter_map(|(rules, source)| {
+            let up_to = source.open(config, rules)?.complete_up_to()?;
+            Some(built(rules, up_to, source.name()?))
+        })
         .collect()
 }
 

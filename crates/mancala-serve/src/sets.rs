@@ -9,12 +9,11 @@
 //! files; the operating system shares their mapped pages.
 
 use crate::request::ApiError;
+use crate::tables::Source;
 use crate::Config;
 use axum::http::StatusCode;
-use mancala_oracle::{
-    highest_published, highest_tier, Interrupt, Options, Oracle, OracleError, Settings, TableSize,
-};
-use mancala_rules::{Preset, Rules, Variant};
+use mancala_oracle::{Interrupt, Options, Oracle, OracleError, Settings, TableSize};
+use mancala_rules::{Rules, Variant};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -54,17 +53,6 @@ pub struct RuleSet {
     tables: Source,
     pub reader: Oracle,
     searcher: Mutex<Option<Oracle>>,
-}
-
-/// The tables of a rule set.
-#[derive(Clone, Copy)]
-enum Source {
-    /// None in the folder: every answer is searched.
-    None,
-    /// This program's files, tiers `0..=max` of those present.
-    Built(usize),
-    /// The published Awari database's files `scores.N` (`serve --vu-dir`).
-    Published(usize),
 }
 
 /// Locks `m`, whatever a panicking holder left (the maps and oracles stay consistent: a
@@ -125,17 +113,7 @@ impl Shared {
     /// every byte), or none.
     fn open(&self, variant: Variant) -> Result<Arc<RuleSet>, ApiError> {
         let rules = Rules::new(variant);
-        let published = self
-            .config
-            .vu_dir
-            .as_deref()
-            .filter(|_| *rules.variant() == Variant::preset(Preset::Awari))
-            .and_then(|vu| highest_published(vu, &rules));
-        let tables = match (published, highest_tier(&self.config.dir, &rules)) {
-            (Some(max), _) => Source::Published(max),
-            (None, Some(max)) => Source::Built(max),
-            (None, None) => Source::None,
-        };
+        let tables = Source::of(&self.config, &rules);
         let reader = self.oracle(&rules, tables)?;
         Ok(Arc::new(RuleSet {
             rules,

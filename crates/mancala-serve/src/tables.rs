@@ -4,70 +4,94 @@
 //! A server's questions probe its tables at random. Right after a reboot, or once the kernel
 //! has let the files go, each probe of a big tier waits on the disk, and a search above the
 //! tables makes thousands of them: the first questions of Kalah 6x4 over 28-seed tables then
-//! ran past the search's time limit. Reading the files in order when the server starts takes
-//! the disk's sequential speed once (and leaves them in 2 MB folios, see
-//! `mancala_tables::Tables::warm`), while the server already answers.
+//! ran up to the search's time limit. Reading the files in order when the server starts takes
+//! the disk's sequential speed once (see `mancala_tables::Tables::warm`), while the server
+//! already answers.
 
 use crate::Config;
-use mancala_oracle::highest_published;
+use mancala_oracle::{highest_published, highest_tier};
 use mancala_rules::{Preset, Rules, Variant};
-use mancala_tables::{Payload, Tables, Watching, MAX_TIER};
+use mancala_tables::{Payload, Tables, Watching};
 use std::time::{Duration, Instant};
 
-/// Whose files a rule set's tables are.
+/// Where a rule set's tables come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Origin {
-    /// This program's tables under the server's folder.
-    Built,
-    /// The published Awari database's files (`--vu-dir`).
-    Published,
+pub enum Source {
+    /// None: every answer is searched.
+    None,
+    /// This program's files under the server's folder, tiers `0..=max` of those present.
+    Built(usize),
+    /// The published Awari database's files `scores.N` (`serve --vu-dir`), up to `max`.
+    Published(usize),
 }
 
-impl Origin {
-    /// The name the API gives it.
-    pub fn name(self) -> &'static str {
+impl Source {
+    /// The tables of `rules` on the server: for Awari (the published database's rule set, at
+    /// its default size) the published files when the server was given any, else its tiers in
+    /// the folder, or none. Every part of the server decides it here.
+    pub fn of(config: &Config, rules: &Rules) -> Source {
+        let published = config
+            .vu_dir
+            .as_deref()
+            .filter(|_| *rules.variant() == Variant::preset(Preset::Awari))
+            .and_then(|vu| highest_published(vu, rules));
+        match (published, highest_tier(&config.dir, rules)) {
+            (Some(max), _) => Source::Published(max),
+            (None, Some(max)) => Source::Built(max),
+            (None, None) => Source::None,
+        }
+    }
+
+    /// The name the API gives the files' owner (`None` for no tables).
+    pub fn name(self) -> Option<&'static str> {
         match self {
-            Origin::Built => "tables",
-            Origin::Published => "published",
+            Source::None => None,
+            Source::Built(_) => Some("tables"),
+            Source::Published(_) => Some("published"),
+        }
+    }
+
+    /// The tables, opened with their headers checked and watched (a file changed in place
+    /// under them is an error, not a fault); `None` when there are none or they do not open.
+    pub fn open(self, config: &Config, rules: &Rules) -> Option<Tables> {
+        match (self, &config.vu_dir) {
+            (Source::Built(max), _) => {
+                Tables::open_with(&config.dir, rules, max, Payload::Unchecked, Watching::On).ok()
+            }
+            (Source::Published(max), Some(vu)) => {
+                Tables::open_published_with(vu, rules, max, Watching::On).ok()
+            }
+            _ => None,
         }
     }
 }
 
-/// The tables on the server, opened with their headers checked: the published Awari files
-/// first when the server has them, then every rule set of the folder that has tables, by
-/// key. A folder entry that is not a rule set's key, or whose files do not open, is left out.
-pub fn on_server(config: &Config) -> Vec<(Rules, Tables, Origin)> {
-    let mut out = Vec::new();
-    if let Some(vu) = &config.vu_dir {
-        let rules = Rules::new(Variant::preset(Preset::Awari));
-        let opened = highest_published(vu, &rules)
-            .and_then(|max| Tables::open_published_with(vu, &rules, max, Watching::On).ok());
-        if let Some(t) = opened {
-            out.push((rules, t, Origin::Published));
-        }
+/// The rule sets with tables on the server, by the names of their folders (Awari first when
+/// the server has the published files): each with where its tables come from. Nothing is
+/// opened.
+pub fn on_server(config: &Config) -> Vec<(Rules, Source)> {
+    let mut variants = Vec::new();
+    if config.vu_dir.is_some() {
+        variants.push(Variant::preset(Preset::Awari));
     }
-    let Ok(entries) = std::fs::read_dir(&config.dir) else {
-        return out;
-    };
-    let mut keys: Vec<String> = entries
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .collect();
-    keys.sort();
-    for key in keys {
-        let Some(v) = Variant::from_key(&key) else {
-            continue;
-        };
-        if config.vu_dir.is_some() && v == Variant::preset(Preset::Awari) {
-            continue; // served from the published files
-        }
-        let rules = Rules::new(v);
-        let max = rules.max_seeds().min(MAX_TIER);
-        if let Ok(t) = Tables::open_with(&config.dir, &rules, max, Payload::Unchecked, Watching::On)
-        {
-            out.push((rules, t, Origin::Built));
-        }
+    if let Ok(entries) = std::fs::read_dir(&config.dir) {
+        let mut keys: Vec<String> = entries
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .collect();
+        keys.sort();
+        variants.extend(keys.iter().filter_map(|k| Variant::from_key(k)));
     }
-    out
+    let mut seen = std::collections::HashSet::new();
+    variants.retain(|v| seen.insert(*v));
+    variants
+        .into_iter()
+        .map(Rules::new)
+        .map(|rules| {
+            let source = Source::of(config, &rules);
+            (rules, source)
+        })
+        .filter(|(_, source)| *source != Source::None)
+        .collect()
 }
 
 /// What [`warm`] did with one rule set's tables.
@@ -77,30 +101,34 @@ pub struct Warmed {
     pub key: String,
     /// The bytes of its files.
     pub bytes: u64,
-    /// Read into memory (false: left alone, its files would not fit in what was left of the
-    /// budget).
-    pub read: bool,
+    /// The bytes read into memory: all of them, those of its lower tiers (what was left of
+    /// the budget ran out), or none.
+    pub read: u64,
     /// How long the reading took.
     pub took: Duration,
 }
 
-/// Reads the tables on the server (see [`on_server`]) into memory, smallest rule set first,
-/// as long as they fit in `budget` bytes all together: a rule set too big for what is left
-/// is passed over (the page cache is the machine's, and a server that pushed out everything
-/// else would make the machine slow). `each` hears of every rule set once it is done (or
-/// passed over).
+/// Reads the tables on the server into memory, smallest rule set first and each lowest tier
+/// first, as long as they fit in `budget` bytes all together: the page cache is the
+/// machine's, and a server that pushed out everything else would make the machine slow.
+/// `each` hears of every rule set with tables once it is done. One rule set is open at a
+/// time, and only while it is read.
 pub fn warm(config: &Config, budget: u64, each: &mut dyn FnMut(&Warmed)) {
-    let mut sets = on_server(config);
-    sets.sort_by_key(|(_, t, _)| t.mapped_bytes());
+    let mut sets: Vec<(Rules, Source, u64)> = on_server(config)
+        .into_iter()
+        .filter_map(|(rules, source)| {
+            let bytes = source.open(config, &rules)?.mapped_bytes();
+            Some((rules, source, bytes))
+        })
+        .collect();
+    sets.sort_by_key(|&(_, _, bytes)| bytes);
     let mut left = budget;
-    for (rules, tables, _) in &sets {
-        let bytes = tables.mapped_bytes();
+    for (rules, source, bytes) in sets {
         let started = Instant::now();
-        let read = bytes <= left;
-        if read {
-            tables.warm(&mut |_| {});
-            left -= bytes;
-        }
+        let read = source
+            .open(config, &rules)
+            .map_or(0, |t| t.warm(left, &mut |_| {}));
+        left -= read;
         each(&Warmed {
             key: rules.variant().key(),
             bytes,

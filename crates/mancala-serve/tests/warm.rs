@@ -1,7 +1,7 @@
 //! Reading a server's tables into memory when it starts (`mancala_serve::warm`): every rule
-//! set of the folder is found, read whole (its files' bytes, counted from the folder, not
-//! from the tables), smallest first, and those that would overrun the budget are passed over.
-//! A server asked afterwards answers as before.
+//! set of the folder is found and read (its files' bytes, counted from the folder, not from
+//! the tables), smallest first, each lowest tier first, until the budget runs out. A server
+//! asked afterwards answers as before.
 
 mod common;
 
@@ -9,16 +9,6 @@ use common::{esc, get, start};
 use mancala_rules::{Preset, Rules, Variant};
 use mancala_tables::{build, BuildOptions};
 use std::path::Path;
-
-/// The bytes of the table files (`tier-NNN.mtb`) in `folder`, counted from the folder.
-fn file_bytes(folder: &Path) -> u64 {
-    std::fs::read_dir(folder)
-        .unwrap()
-        .flatten()
-        .filter(|e| e.file_name().to_string_lossy().ends_with(".mtb"))
-        .map(|e| e.metadata().unwrap().len())
-        .sum()
-}
 
 /// Awari up to 10 seeds and Kalah (6 pits) up to 12 in one folder, with a folder beside
 /// them that is no rule set's.
@@ -41,16 +31,27 @@ fn two_sets() -> std::path::PathBuf {
     dir
 }
 
+/// The sizes of the tier files of `folder`, tier 0 first.
+fn tier_sizes(folder: &Path) -> Vec<u64> {
+    (0..)
+        .map(|n| folder.join(format!("tier-{n:03}.mtb")))
+        .take_while(|p| p.exists())
+        .map(|p| std::fs::metadata(p).unwrap().len())
+        .collect()
+}
+
 #[test]
-fn every_rule_set_is_read_whole_smallest_first_within_the_budget() {
+fn every_rule_set_is_read_smallest_first_lowest_tier_first_within_the_budget() {
     let dir = two_sets();
     let (awari_key, kalah_key) = (
         Variant::preset(Preset::Awari).key(),
         Variant::preset(Preset::Kalah).key(),
     );
-    let awari = file_bytes(&dir.join(&awari_key));
-    let kalah = file_bytes(&dir.join(&kalah_key));
-    assert!(awari > 0 && kalah > 0 && awari != kalah);
+    let awari = tier_sizes(&dir.join(&awari_key));
+    let kalah = tier_sizes(&dir.join(&kalah_key));
+    assert_eq!((awari.len(), kalah.len()), (11, 13));
+    let (a, k) = (awari.iter().sum::<u64>(), kalah.iter().sum::<u64>());
+    assert_ne!(a, k);
     let config = mancala_serve::Config {
         dir: dir.clone(),
         ..mancala_serve::Config::default()
@@ -62,37 +63,41 @@ fn every_rule_set_is_read_whole_smallest_first_within_the_budget() {
         });
         seen
     };
-    let (small, big) = if awari < kalah {
+    let ((small_key, small), (big_key, big)) = if a < k {
         ((awari_key, awari), (kalah_key, kalah))
     } else {
         ((kalah_key, kalah), (awari_key, awari))
     };
-    // Room for both: both read, the smaller first, each its files' bytes.
+    let (s, b) = (small.iter().sum::<u64>(), big.iter().sum::<u64>());
+    // Room for both: both read whole, the smaller first.
     assert_eq!(
         warm(u64::MAX),
-        [
-            (small.0.clone(), small.1, true),
-            (big.0.clone(), big.1, true)
-        ]
+        [(small_key.clone(), s, s), (big_key.clone(), b, b)]
     );
-    // Room for the smaller only (and a byte to spare): the bigger is passed over.
+    // Room for the smaller and a byte: the bigger's tier 0 does not fit.
     assert_eq!(
-        warm(small.1 + 1),
-        [
-            (small.0.clone(), small.1, true),
-            (big.0.clone(), big.1, false)
-        ]
+        warm(s + 1),
+        [(small_key.clone(), s, s), (big_key.clone(), b, 0)]
     );
-    // Room for the bigger only: the smaller goes first and leaves too little for it.
+    // Room for the bigger alone: the smaller goes first, and the bigger gets the tiers that
+    // fit in what is left, lowest first.
+    let left = b - s;
+    let fitting: u64 = big
+        .iter()
+        .scan(0u64, |sum, &t| {
+            *sum += t;
+            Some(*sum)
+        })
+        .take_while(|&sum| sum <= left)
+        .last()
+        .unwrap_or(0);
+    assert!(0 < fitting && fitting < b, "{fitting} of {b}");
     assert_eq!(
-        warm(big.1),
-        [
-            (small.0.clone(), small.1, true),
-            (big.0.clone(), big.1, false)
-        ]
+        warm(b),
+        [(small_key.clone(), s, s), (big_key.clone(), b, fitting)]
     );
     // No room: nothing read, every rule set still heard of.
-    assert_eq!(warm(0), [(small.0, small.1, false), (big.0, big.1, false)]);
+    assert_eq!(warm(0), [(small_key, s, 0), (big_key, b, 0)]);
 
     // A server over the warmed folder answers from the tables as before.
     let url = start(&dir);

@@ -53,7 +53,7 @@ pub use build::{build, build_distributed};
 pub use bytes::Bytes;
 pub use core::{top_tier, LowerTiers, Progress, MAX_TIER};
 pub use error::{BadEntry, FileError, NotDistributed, TableError};
-pub use machine::{peak_rss_mb, physical_memory};
+pub use machine::{available_memory, peak_rss_mb, physical_memory};
 pub use set::{Payload, Tables};
 pub use solver::{progress_units, solve_tier, Checkpoint, Layout, Resume, MAX_STATE_TIER};
 pub use store::checked;

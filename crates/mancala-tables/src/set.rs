@@ -288,15 +288,30 @@ impl Tables {
         self.tiers.iter().flatten().map(Table::mapped_bytes).sum()
     }
 
-    /// Reads every tier's file into memory, lowest tier first, calling `done` with the bytes
-    /// read after every few megabytes: a long-lived reader (the web oracle) does this when it
-    /// starts, so that its first questions find the tables in the page cache rather than
-    /// waiting on the disk once a probe. Nothing is checked or changed.
-    pub fn warm(&self, done: &mut dyn FnMut(u64)) {
+    /// Reads the tiers' files into memory, lowest tier first, as long as each fits in what
+    /// is left of `budget` bytes, calling `done` with the bytes read after every few
+    /// megabytes; returns the bytes read. A long-lived reader (the web oracle) does this when
+    /// it starts, so that its first questions find the tables in the page cache rather than
+    /// waiting on the disk once a probe. Nothing is checked or changed; a file that cannot be
+    /// read whole (cut short meanwhile) ends the reading there.
+    pub fn warm(&self, budget: u64, done: &mut dyn FnMut(u64)) -> u64 {
         const STEP: usize = 64 << 20;
+        let mut read = 0;
         for t in self.tiers.iter().flatten() {
-            t.warm(STEP, done);
+            if t.mapped_bytes() > budget - read {
+                break;
+            }
+            let mut got = 0;
+            let whole = t.warm(STEP, &mut |b| {
+                got += b;
+                done(b)
+            });
+            read += got;
+            if !whole {
+                break;
+            }
         }
+        read
     }
 
     /// The values of tier `n` when it is raw or decoded.

@@ -74,35 +74,63 @@ impl FileMap {
     }
 
     /// Reads the whole file into memory through the map, in order, `step` bytes at a time,
-    /// calling `done` with the bytes read after each step: a reader that will probe it at
-    /// random later (a server after a reboot) then finds every page in the page cache instead
-    /// of waiting on the disk once a probe, and pages read in this way come into the cache as
-    /// 2 MB folios (see [`FileMap::new`]). The kernel is asked to populate each step
-    /// (`MADV_POPULATE_READ`); one that cannot has every page touched instead. A watched map
-    /// whose file was cut short meanwhile reads zeros past its end, as any read of it does.
-    pub(crate) fn warm(&self, step: usize, done: &mut dyn FnMut(u64)) {
-        const PAGE: usize = 4096;
-        let step = step.max(PAGE) / PAGE * PAGE;
+    /// calling `done` with the bytes read after each step; false if it stopped short. A reader
+    /// that will probe the file at random later (a server after a reboot) then finds every
+    /// page in the page cache instead of waiting on the disk once a probe, and where the
+    /// kernel maps files in huge pages the pages come in as 2 MB folios (see [`FileMap::new`]).
+    ///
+    /// The kernel is asked to populate each step (`MADV_POPULATE_READ`, Linux 5.14 and
+    /// later), which answers an error, never a fault, for pages the file no longer has: the
+    /// reading then stops. Where the advice is unknown, the pages of a watched map are touched
+    /// one by one instead (a file cut short meanwhile then turns the whole map into zeros and
+    /// marks it, as any read of it would); an unwatched map is left alone, since a touch past
+    /// the end of its file would end the process.
+    pub(crate) fn warm(&self, step: usize, done: &mut dyn FnMut(u64)) -> bool {
+        let page = page_size();
+        let step = step.max(page) / page * page;
         let mut at = 0;
         while at < self.map.len() {
             let len = step.min(self.map.len() - at);
             #[cfg(target_os = "linux")]
-            let populated = self
+            let populated = match self
                 .map
                 .advise_range(memmap2::Advice::PopulateRead, at, len)
-                .is_ok();
+            {
+                Ok(()) => true,
+                Err(e) if e.raw_os_error() == Some(libc::EINVAL) => false,
+                // Cut short (EFAULT), unreadable (EIO), interrupted: stop here.
+                Err(_) => return false,
+            };
             #[cfg(not(target_os = "linux"))]
             let populated = false;
             if !populated {
-                for i in (at..at + len).step_by(PAGE) {
-                    // SAFETY: `i` is inside the map; a volatile read is not optimised away.
+                if !self.watched() {
+                    return false;
+                }
+                for i in (at..at + len).step_by(page) {
+                    // SAFETY: `i` is inside the map, which is watched: a fault there (its file
+                    // cut short) is handled, not fatal. A volatile read is not optimised away.
                     unsafe { std::ptr::read_volatile(self.map.as_ptr().add(i)) };
+                }
+                if self.faulted() {
+                    return false;
                 }
             }
             at += len;
             done(len as u64);
         }
+        true
     }
+}
+
+/// The size of a memory page.
+fn page_size() -> usize {
+    // SAFETY: `sysconf` only reads a system setting.
+    let size = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    usize::try_from(size)
+        .ok()
+        .filter(|&s| s > 0)
+        .unwrap_or(4096)
 }
 
 impl Deref for FileMap {
@@ -115,7 +143,9 @@ impl Deref for FileMap {
 }
 
 /// Address ranges watched at most at once. Each open tier of a reader takes one: a server
-/// keeps at most 16 rule sets open, each with a reader and a searcher over at most ~50 tiers.
+/// keeps at most 16 rule sets open, each with a reader and a searcher over at most ~50 tiers
+/// (1,600), and opens one more set at a time while it lists its sets for a page or reads
+/// them into memory at its start.
 const SLOTS: usize = 4096;
 
 /// One watched range: `start` is 0 while the slot is free. A slot is claimed through `used`,

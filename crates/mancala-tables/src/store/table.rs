@@ -375,11 +375,12 @@ impl Table {
     }
 
     /// Reads the file into memory ([`FileMap::warm`]), `step` bytes at a time, calling
-    /// `done` with the bytes read after each step. Values already in memory need nothing.
-    pub(crate) fn warm(&self, step: usize, done: &mut dyn FnMut(u64)) {
+    /// `done` with the bytes read after each step; false if it stopped short. Values already
+    /// in memory need nothing.
+    pub(crate) fn warm(&self, step: usize, done: &mut dyn FnMut(u64)) -> bool {
         match &self.data {
             Data::Mapped(m) | Data::Blocks(m) => m.warm(step, done),
-            Data::Owned(_) | Data::Resident(_) => {}
+            Data::Owned(_) | Data::Resident(_) => true,
         }
     }
 
