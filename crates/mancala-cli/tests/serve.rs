@@ -30,16 +30,7 @@ impl Server {
             .stderr(Stdio::null())
             .spawn()
             .expect("mancala serve starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let url = line
-            .split_whitespace()
-            .find(|w| w.starts_with("http://"))
-            .unwrap_or_else(|| panic!("no address in '{line}'"))
-            .trim_end_matches('/')
-            .to_string();
+        let url = address(&mut child);
         Server { child, url }
     }
 
@@ -60,6 +51,19 @@ impl Drop for Server {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// The address a server just started says on its first line of standard output.
+fn address(child: &mut Child) -> String {
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    line.split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("no address in '{line}'"))
+        .trim_end_matches('/')
+        .to_string()
 }
 
 /// A query string's value, escaped.
@@ -356,16 +360,7 @@ fn the_server_reads_its_tables_into_memory_when_it_starts_unless_told_not_to() {
         .stderr(Stdio::piped())
         .spawn()
         .expect("mancala serve starts");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap_or_else(|| panic!("no address in '{line}'"))
-        .trim_end_matches('/')
-        .to_string();
+    let url = address(&mut child);
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .http_status_as_error(false)
         .build()
