@@ -20,16 +20,11 @@ struct Server {
 
 impl Server {
     fn start(dir: &Path, extra: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_mancala"))
-            .args(["serve", "--addr", "127.0.0.1:0", "--max-seconds", "60"])
-            .arg("--dir")
-            .arg(dir)
-            .args(extra)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("mancala serve starts");
+        Server::started(spawn(dir, extra, Stdio::null()))
+    }
+
+    /// The server `child` (from [`spawn`]) once it says its address.
+    fn started(mut child: Child) -> Server {
         let url = address(&mut child);
         Server { child, url }
     }
@@ -306,17 +301,24 @@ fn a_dropped_request_cancels_its_search() {
     );
 }
 
-/// A server's first lines on standard error, up to one holding `until` (at most `lines`).
-fn stderr_lines(dir: &Path, extra: &[&str], until: &str, lines: usize) -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--dir"])
+/// `mancala serve` over `dir` on a free port of 127.0.0.1 with `extra` options, its standard
+/// output piped (its first line says the address) and its standard error to `stderr`.
+fn spawn(dir: &Path, extra: &[&str], stderr: Stdio) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--max-seconds", "60"])
+        .arg("--dir")
         .arg(dir)
         .args(extra)
         .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(stderr)
         .spawn()
-        .expect("mancala serve starts");
+        .expect("mancala serve starts")
+}
+
+/// A server's first lines on standard error, up to one holding `until` (at most `lines`).
+fn stderr_lines(dir: &Path, until: &str, lines: usize) -> Vec<String> {
+    let mut child = spawn(dir, &[], Stdio::piped());
     let mut out = Vec::new();
     for line in BufReader::new(child.stderr.take().unwrap())
         .lines()
@@ -340,7 +342,7 @@ fn the_server_reads_its_tables_into_memory_when_it_starts_unless_told_not_to() {
     let d = dir.to_str().unwrap();
     let built = common::mancala(&["build", "awari", "--max-seeds", "8", "--dir", d, "-q"]);
     assert!(built.status.success(), "{built:?}");
-    let said = stderr_lines(&dir, &[], "tables in memory", 4);
+    let said = stderr_lines(&dir, "tables in memory", 4);
     assert!(
         said.iter()
             .any(|l| l.starts_with("tables of awari") && l.contains("read into memory")),
@@ -353,30 +355,15 @@ fn the_server_reads_its_tables_into_memory_when_it_starts_unless_told_not_to() {
     );
     // Told not to, it reads nothing: asked a question first (which gives a server that
     // would read time to say so), it has said no such line when stopped.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--no-warm", "--dir", d])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("mancala serve starts");
-    let url = address(&mut child);
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .build()
-        .into();
-    let mut r = agent
-        .get(&format!(
-            "{url}/api/query?variant=awari&position=1%200%200%200%200%200%200%200%200%200%200%201"
-        ))
-        .call()
-        .unwrap();
-    assert_eq!(r.status().as_u16(), 200);
-    let answer: Value = r.body_mut().read_json().unwrap();
+    let mut child = spawn(&dir, &["--no-warm"], Stdio::piped());
+    let stderr = child.stderr.take().unwrap();
+    let server = Server::started(child);
+    let (status, answer) = server
+        .get("/api/query?variant=awari&position=1%200%200%200%200%200%200%200%200%200%200%201");
+    assert_eq!(status, 200, "{answer}");
     assert_eq!(answer["source"], "table", "{answer}");
-    let _ = child.kill();
-    let _ = child.wait();
+    drop(server); // stopped: its standard error ends
     let mut rest = String::new();
-    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut rest).unwrap();
+    std::io::Read::read_to_string(&mut { stderr }, &mut rest).unwrap();
     assert!(!rest.lines().any(|l| l.starts_with("tables ")), "{rest}");
 }
