@@ -13,13 +13,15 @@ minutes to hours, instead of one question whose progress cannot be seen or kept.
 
 Each answer is appended to JOURNAL (JSON lines) as soon as it comes; a later run with the same
 journal skips the questions already settled, so a proof can be carried on over several sessions
-(stop one with Ctrl-C: the question under way is asked again next time). Prints each line of
+(stop one with Ctrl-C: the question under way is asked again next time; with `--hash-file F`
+among the options it goes on from the table last saved in F, and every question starts from
+what the earlier ones proved). Prints each line of
 play, its question and its answer, and at the end whether the start is proven at most T, shown
 above T, or not yet settled.
 
 OPTION... go to every `mancala solve` (the variant first), e.g.
   scripts/kalah-first-moves.py target/release/mancala D 2 j.jsonl -- kalah --seeds 6 \\
-      --empty-capture --tables 31 --hash 4096
+      --empty-capture --tables 31 --hash 4096 --hash-file kalah66.tt
 asks whether Kalah 6x6 with empty capture is worth at most +2 (published: exactly +2) over
 31-seed tables. The cheapest-looking questions (the moves with the most slack by the
 depth-limited search's guess) are not picked first: the order is the lines' own.

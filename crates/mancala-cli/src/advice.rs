@@ -171,7 +171,7 @@ pub fn message(e: &anyhow::Error) -> String {
         .join(": ")
 }
 
-fn with_hint(e: anyhow::Error, hint: String) -> anyhow::Error {
+pub fn with_hint(e: anyhow::Error, hint: String) -> anyhow::Error {
     if hint.is_empty() {
         e
     } else {

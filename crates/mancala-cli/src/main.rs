@@ -8,6 +8,7 @@ mod bench;
 mod engine;
 mod exchange;
 mod games;
+mod kept;
 #[cfg(feature = "mpi")]
 mod mpi;
 mod play;

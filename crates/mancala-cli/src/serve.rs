@@ -1,6 +1,7 @@
 //! `mancala serve`: the web oracle (a page and a JSON API) over the tables of a folder.
 
 use crate::searching::DEFAULT_DIR;
+use crate::tiers::bytes_text;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use std::io::Write;
@@ -231,17 +232,5 @@ fn warm_in_background(config: &mancala_serve::Config) {
     // Without the thread the server still answers, from the disk at first.
     if let Err(e) = spawned {
         eprintln!("could not start reading the tables into memory ({e}); answering from the disk");
-    }
-}
-
-/// A size for a person: kilobytes below a megabyte, megabytes below a gigabyte, else
-/// gigabytes.
-fn bytes_text(bytes: u64) -> String {
-    if bytes < 1_000_000 {
-        format!("{} kB", bytes.div_ceil(1000))
-    } else if bytes < 1_000_000_000 {
-        format!("{:.1} MB", bytes as f64 / 1e6)
-    } else {
-        format!("{:.2} GB", bytes as f64 / 1e9)
     }
 }

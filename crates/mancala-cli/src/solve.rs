@@ -3,11 +3,13 @@
 use crate::advice::Advice;
 use crate::args::VariantArgs;
 use crate::games::{self, Engines};
+use crate::kept;
 use crate::searching::{progress_printer, stop_on_ctrl_c, SearchArgs};
 use anyhow::Result;
 use clap::Args;
 use mancala_rules::{parse_position, Field, Report};
 use serde_json::json;
+use std::path::PathBuf;
 
 #[derive(Args, Debug)]
 #[command(
@@ -47,6 +49,25 @@ pub struct SolveCmd {
     /// to move wins. Prints yes or no with the proven bounds and the moves that reach V
     #[arg(long, value_name = "V", allow_negative_numbers = true)]
     at_least: Option<i32>,
+
+    /// Keep the transposition table in FILE: read back at the start when the file exists (a
+    /// table written for the same values, by any position's search; its size wins over
+    /// --hash), saved every --save-minutes while the search runs and when it ends or is
+    /// stopped. A proof too long for one run, or a run killed, goes on from what was proven.
+    /// The file is as big as the table, and a save needs room for a second copy while it is
+    /// written (the old file stays whole until the new one is in place)
+    #[arg(long, value_name = "FILE")]
+    hash_file: Option<PathBuf>,
+
+    /// With --hash-file: minutes between saves while the search runs (0: only at the end)
+    #[arg(
+        long,
+        value_name = "M",
+        default_value_t = 10.0,
+        requires = "hash_file",
+        allow_negative_numbers = true
+    )]
+    save_minutes: f64,
 
     /// Print one JSON object: value, best, pv, nodes, seconds
     #[arg(long)]
@@ -93,24 +114,53 @@ impl SolveCmd {
             variant: &self.variant,
             dir: &self.search.dir,
         };
+        if !(self.save_minutes.is_finite() && (0.0..=1e6).contains(&self.save_minutes)) {
+            anyhow::bail!(
+                "--save-minutes {}: give 0 (save only at the end) to 1000000",
+                self.save_minutes
+            );
+        }
+        if let Some(path) = &self.hash_file {
+            kept::check(path, &rules)?;
+        }
         let mut oracle = self.search.oracle(rules, n, &self.variant)?;
-        let printer = progress_printer(self.search.quiet);
+        let quiet = self.search.quiet;
+        let kept = match &self.hash_file {
+            Some(path) => Some(kept::open(&mut oracle, path, quiet)?),
+            None => None,
+        };
+        let printer = progress_printer(quiet);
         let ctrl_c = stop_on_ctrl_c(&mut oracle);
-        let s = oracle
-            .solve_or_at_least(b, self.at_least, &printer)
-            .map_err(|e| advice.oracle(e, n))?;
+        let mut search = || oracle.solve_or_at_least(b, self.at_least, &printer);
+        let searched = match &kept {
+            Some(file) => kept::saving_every(file, self.save_minutes, quiet, search),
+            None => search(),
+        };
+        // What the search proved is kept whatever became of it (an answer, a stop, an error);
+        // a failed save is reported after the answer, which stands.
+        let unsaved = kept.as_ref().and_then(|f| kept::save(f, quiet).err());
+        let s = match searched {
+            Ok(s) => s,
+            Err(e) => {
+                if let Some(u) = unsaved {
+                    eprintln!("error: {u:#}");
+                }
+                return Err(advice.oracle(e, n));
+            }
+        };
         // Stopped by Ctrl-C: the bounds go out as a time limit's would, and the exit status
         // says the run was interrupted (130, as a shell reports it), even when the value was
         // proven before the stop: its best moves or its line may be cut short.
         let stopped = ctrl_c.is_raised();
+        let end = Ending { stopped, unsaved };
         if self.json {
             let out = mancala_oracle::json::solve_reply(&s, self.at_least, oracle.tables_up_to());
             println!("{out}");
-            return finish(stopped);
+            return end.finish();
         }
         println!("{}: {} seeds in the pits", oracle.rules().variant(), n);
         if let Some(t) = self.at_least {
-            return self.print_test(&s, t, stopped, oracle.tables_up_to());
+            return self.print_test(&s, t, end, oracle.tables_up_to());
         }
         match s.value {
             Some(v) => println!(
@@ -134,7 +184,7 @@ impl SolveCmd {
             }
         }
         print_effort(&s, oracle.tables_up_to());
-        finish(stopped)
+        end.finish()
     }
 
     /// The answer to `--at-least`: yes or no with the proven bounds, or the bounds alone.
@@ -142,9 +192,10 @@ impl SolveCmd {
         &self,
         s: &mancala_oracle::Solution,
         t: i32,
-        stopped: bool,
+        end: Ending,
         tables: Option<usize>,
     ) -> Result<()> {
+        let stopped = end.stopped;
         match s.answers(t) {
             Some(true) => println!(
                 "yes: the value is at least {t:+} (proven bounds [{:+}, {:+}]); moves proven to reach it: {}",
@@ -164,7 +215,7 @@ impl SolveCmd {
             ),
         }
         print_effort(s, tables);
-        finish(stopped)
+        end.finish()
     }
 
     /// A family's own answer (max-n values, a setup played both ways), as text or JSON.
@@ -224,12 +275,29 @@ fn print_effort(s: &mancala_oracle::Solution, tables: Option<usize>) {
     );
 }
 
-/// Ends a solve: normally, or with status 130 once what a Ctrl-C left is printed.
-fn finish(stopped: bool) -> Result<()> {
-    if stopped {
-        use std::io::Write;
-        let _ = std::io::stdout().flush();
-        std::process::exit(130);
+/// How a solve whose answer is printed ends.
+struct Ending {
+    /// Stopped by Ctrl-C.
+    stopped: bool,
+    /// The last save of `--hash-file` failed.
+    unsaved: Option<anyhow::Error>,
+}
+
+impl Ending {
+    /// Ends a solve: normally, with the error of a failed save, or with status 130 once what
+    /// a Ctrl-C left is printed.
+    fn finish(self) -> Result<()> {
+        if self.stopped {
+            use std::io::Write;
+            let _ = std::io::stdout().flush();
+            if let Some(e) = self.unsaved {
+                eprintln!("error: {e:#}");
+            }
+            std::process::exit(130);
+        }
+        match self.unsaved {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
     }
-    Ok(())
 }

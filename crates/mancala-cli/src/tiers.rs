@@ -59,6 +59,18 @@ pub fn seconds_sum(durations: impl IntoIterator<Item = f64>) -> f64 {
     durations.into_iter().fold(0.0, |a, b| a + b)
 }
 
+/// A size for a person: kilobytes below a megabyte, megabytes below a gigabyte, else
+/// gigabytes.
+pub fn bytes_text(bytes: u64) -> String {
+    if bytes < 1_000_000 {
+        format!("{} kB", bytes.div_ceil(1000))
+    } else if bytes < 1_000_000_000 {
+        format!("{:.1} MB", bytes as f64 / 1e6)
+    } else {
+        format!("{:.2} GB", bytes as f64 / 1e9)
+    }
+}
+
 /// 889063398406 -> 889,063,398,406 (see [`mancala_rules::Grouped`]).
 pub fn group(n: u128) -> String {
     mancala_rules::Grouped(n).to_string()

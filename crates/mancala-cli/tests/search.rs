@@ -8,6 +8,7 @@ use common::{assert_one_line_errors, bounds, json, mancala, scratch};
 use common::{interrupt_once, sigint, sigint_in_child};
 use serde_json::{json, Value};
 use std::io::Write;
+use std::path::Path;
 use std::process::{Command, Stdio};
 #[cfg(unix)]
 use std::time::Duration;
@@ -160,6 +161,83 @@ fn solve_reports_bounds_when_out_of_time() {
     let (lo, hi) = bounds(&v);
     // The published value, +10, lies within whatever was proven.
     assert!(lo <= 10 && 10 <= hi, "{v}");
+}
+
+/// `--hash-file` carries a proof from one run to the next: a question stopped by its time
+/// limit and asked again with the same file is answered (Kalah 6x3 is +2, published), and a
+/// question already proven costs almost nothing the next time. A file of other rules, or a
+/// damaged one, is refused before any table is built, with what to do.
+#[test]
+fn a_kept_table_carries_a_proof_from_one_run_to_the_next() {
+    let dir = scratch("kept-table");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("kalah.tt");
+    let f = file.to_str().unwrap();
+    // Kalah 6x3 over 4-seed tables built in `dir` (or in `tables`), one thread.
+    let run = |tables: &Path, extra: &[&str]| {
+        let mut args = vec!["solve", "kalah", "--seeds", "3", "--tables", "4"];
+        args.extend_from_slice(&["--dir", tables.to_str().unwrap(), "--threads", "1", "-q"]);
+        args.extend_from_slice(extra);
+        mancala(&args)
+    };
+    let ask = |extra: &[&str]| {
+        let mut args = vec!["--json", "--hash", "64"];
+        args.extend_from_slice(extra);
+        let out = run(&dir, &args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice::<Value>(&out.stdout).expect("valid JSON")
+    };
+    let at_least_2 = ["--at-least", "2"];
+    let fresh = ask(&at_least_2);
+    assert_eq!(fresh["answer"], true, "{fresh}");
+    let fresh_nodes = fresh["nodes"].as_u64().unwrap();
+
+    let stopped = ask(&[&at_least_2[..], &["--hash-file", f, "--max-seconds", "0.1"]].concat());
+    let (lo, hi) = bounds(&stopped);
+    assert!(lo <= 2 && 2 <= hi, "{stopped}");
+    assert_eq!(
+        std::fs::metadata(&file).unwrap().len(),
+        128 + (64 << 20),
+        "saved when the time ran out"
+    );
+    let resumed = ask(&[&at_least_2[..], &["--hash-file", f]].concat());
+    assert_eq!(resumed["answer"], true, "{resumed}");
+    let again = ask(&[&at_least_2[..], &["--hash-file", f]].concat());
+    let again_nodes = again["nodes"].as_u64().unwrap();
+    assert!(
+        again_nodes * 100 < fresh_nodes,
+        "a proven question asked again: {again_nodes} nodes against {fresh_nodes} fresh"
+    );
+    // The exact value from the same file (written by questions about a bound).
+    let exact = ask(&["--hash-file", f]);
+    assert_eq!(exact["value"], 2, "{exact}");
+
+    // Another rule set's values: refused before its tables are built.
+    let other = dir.join("other");
+    let out = run(&other, &["--empty-capture", "--hash-file", f]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("holds values of kalah-6p, not of kalah-6p-empty"),
+        "{err}"
+    );
+    assert!(!other.exists(), "tables were built before the refusal");
+
+    // Cut short: refused, with the advice to delete it.
+    let bytes = std::fs::read(&file).unwrap();
+    std::fs::write(&file, &bytes[..bytes.len() / 2]).unwrap();
+    let out = run(&dir, &["--hash-file", f]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("is damaged") && err.contains("delete"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
 }
 
 /// Ctrl-C during a long solve stops it the way a time limit does: the bounds proven so far

@@ -38,7 +38,10 @@ mod settings;
 
 pub use family::{family_name, game, preset_options, PackedFamily};
 pub use mancala_index::Unreachable;
-pub use mancala_search::{Interrupt, MoveValue, Observer, Options, Progress, Solution};
+pub use mancala_search::{
+    Interrupt, KeepError, MoveValue, Observer, Opened, Options, Progress, Saved, Solution,
+    TableFile,
+};
 pub use oracle::{Answer, Oracle, Source, TablePlan};
 pub use present::{highest_published, highest_tier};
 pub use settings::{default_tables, Settings, TableSize};

@@ -24,6 +24,7 @@
 mod busy;
 mod driver;
 mod interrupt;
+mod kept;
 mod node;
 mod order;
 mod probe;
@@ -36,6 +37,7 @@ mod solver;
 mod tt;
 
 pub use interrupt::Interrupt;
+pub use kept::{KeepError, Opened, Saved, TableFile};
 pub use progress::{Observer, Progress};
 pub use root::MoveValue;
 pub use solver::{Memory, Options, Solution, Solver, PV_LIMIT};

@@ -11,6 +11,7 @@ use crate::tt::Tt;
 use crate::SearchError;
 use mancala_rules::{Board, Child, Next, Node, Rules};
 use mancala_tables::Tables;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// How to search.
@@ -121,10 +122,25 @@ pub struct Memory {
     /// a memory handed to a solver of other rules is dropped, never read.
     variant: Option<mancala_rules::Variant>,
     /// Allocated on first use: answers from the tables or a backward solution need none.
-    tt: std::sync::OnceLock<Tt>,
+    tt: std::sync::OnceLock<Arc<Tt>>,
+    /// The table was given (kept in a file, see [`crate::TableFile`]): every search uses it
+    /// as it is, never a table of the size the search would pick.
+    pinned: bool,
     /// The last backward solution: it holds every position reachable from its root, so the
     /// positions of a game in progress are answered from it without a new one.
     last_reach: std::sync::Mutex<Option<std::sync::Arc<Reach>>>,
+}
+
+impl Memory {
+    /// A memory holding `tt` for every search of `variant`.
+    pub(crate) fn holding(variant: mancala_rules::Variant, tt: Arc<Tt>) -> Memory {
+        Memory {
+            variant: Some(variant),
+            tt: std::sync::OnceLock::from(tt),
+            pinned: true,
+            last_reach: Default::default(),
+        }
+    }
 }
 
 impl<'a> Solver<'a> {
@@ -181,7 +197,7 @@ impl<'a> Solver<'a> {
 
     /// The size of the transposition table in MiB, once a search has allocated it.
     pub fn table_mb(&self) -> Option<usize> {
-        self.memory.tt.get().map(Tt::mb)
+        self.memory.tt.get().map(|t| t.mb())
     }
 
     /// The largest seed count answered from the tables, if any.
@@ -198,7 +214,7 @@ impl<'a> Solver<'a> {
     fn tt(&self) -> Result<&Tt, SearchError> {
         let tt = &self.memory.tt;
         if tt.get().is_none() {
-            let _ = tt.set(Tt::new(self.tt_mb)?);
+            let _ = tt.set(Arc::new(Tt::new(self.tt_mb)?));
         }
         Ok(tt.get().expect("just set"))
     }
@@ -207,6 +223,9 @@ impl<'a> Solver<'a> {
     /// kept from an earlier search is reused when it is big enough, and replaced (forgetting
     /// what it held) when this search needs a bigger one.
     fn fit_tt(&mut self, b: Board) -> Result<&Tt, SearchError> {
+        if self.memory.pinned {
+            return self.tt();
+        }
         let above = b
             .total()
             .saturating_sub(self.tables_up_to().map_or(0, |k| k as u32));
@@ -590,6 +609,7 @@ impl<'a> Solver<'a> {
     /// `depth` plies and the nodes it took.
     pub fn fixed_depth(&mut self, b: Board, depth: u32) -> Result<(i32, u64), SearchError> {
         self.memory.tt = std::sync::OnceLock::new();
+        self.memory.pinned = false;
         self.tt_mb = self.opts.hash_mb;
         let r = self.run(b, Goal::Depth(depth), &(), None)?;
         Ok((if r.lo == r.hi { r.lo } else { r.guess }, r.nodes))

@@ -147,6 +147,9 @@ struct Cluster([AtomicU64; 8]);
 
 const WAYS: usize = 4;
 
+/// The most clusters a table has (64 TiB).
+pub(crate) const MAX_CLUSTERS: u64 = 1 << 40;
+
 /// A lock-free transposition table of a power-of-two number of 64-byte clusters.
 pub struct Tt {
     // Owns the memory behind `clusters`; never touched otherwise.
@@ -177,10 +180,17 @@ impl Tt {
     pub fn new(mb: usize) -> Result<Tt, AllocError> {
         let bytes = (mb as u128) << 20;
         let mut clusters: u64 = 1;
-        while (clusters as u128) * 2 * 64 <= bytes && clusters < 1 << 40 {
+        while (clusters as u128) * 2 * 64 <= bytes && clusters < MAX_CLUSTERS {
             clusters *= 2;
         }
+        Tt::with_clusters(clusters)
+    }
+
+    /// An empty table of `clusters` clusters (a power of two, at most [`MAX_CLUSTERS`]).
+    pub(crate) fn with_clusters(clusters: u64) -> Result<Tt, AllocError> {
+        debug_assert!(clusters.is_power_of_two() && clusters <= MAX_CLUSTERS);
         let len = clusters as usize * std::mem::size_of::<Cluster>();
+        let mb = (len >> 20).max(1);
         let mut map = MmapMut::map_anon(len).map_err(|source| AllocError { mb, source })?;
         #[cfg(target_os = "linux")]
         let _ = map.advise(memmap2::Advice::HugePage);
@@ -214,6 +224,35 @@ impl Tt {
     /// Marks the start of a new search: older entries become the first to be replaced.
     pub fn new_search(&self) {
         self.gen.fetch_add(1, Relaxed);
+    }
+
+    /// The number of clusters.
+    pub(crate) fn clusters(&self) -> u64 {
+        self.mask + 1
+    }
+
+    /// Every word of the table, cluster after cluster (for keeping it in a file).
+    pub(crate) fn words(&self) -> &[AtomicU64] {
+        // SAFETY: the mapping holds `clusters` clusters of 8 words each, and lives as long as
+        // `self`.
+        unsafe {
+            std::slice::from_raw_parts(
+                self.clusters as *const AtomicU64,
+                self.clusters() as usize * 8,
+            )
+        }
+    }
+
+    /// The search counter, of which an entry keeps the low 8 bits as its generation.
+    pub(crate) fn search_count(&self) -> u64 {
+        self.gen.load(Relaxed)
+    }
+
+    /// Sets the search counter: a table read back from a file continues the count it was
+    /// saved with, one behind, so that the next search's entries are as current as the saved
+    /// ones and the work they stand for is not the first to be replaced.
+    pub(crate) fn set_search_count(&self, n: u64) {
+        self.gen.store(n, Relaxed);
     }
 
     fn gen(&self) -> u8 {

@@ -57,6 +57,7 @@ pub use machine::{available_memory, peak_rss_mb, physical_memory};
 pub use set::{Payload, Tables};
 pub use solver::{progress_units, solve_tier, Checkpoint, Layout, Resume, MAX_STATE_TIER};
 pub use store::checked;
+pub use store::files;
 pub use store::format;
 pub use store::published;
 pub use store::table::{write_table, write_table_from_parts, Table, Watching};

@@ -17,14 +17,14 @@ use std::path::{Path, PathBuf};
 
 /// The temporary name `path` is written under before it is renamed into place: its name with
 /// `.tmp` added (`tier-020.mtb.tmp`, `scores.20.tmp`).
-pub(crate) fn tmp_path(path: &Path) -> PathBuf {
+pub fn tmp_path(path: &Path) -> PathBuf {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
     name.push(".tmp");
     path.with_file_name(name)
 }
 
 /// What a path that is not a regular file is, in words.
-pub(crate) fn kind_of(meta: &fs::Metadata) -> &'static str {
+pub fn kind_of(meta: &fs::Metadata) -> &'static str {
     let t = meta.file_type();
     if t.is_symlink() {
         "a symbolic link"
@@ -46,7 +46,7 @@ pub(crate) fn kind_of(meta: &fs::Metadata) -> &'static str {
 /// goes, never its target), a named pipe. A folder there is an error that says so. The file
 /// is then created exclusively, so a link planted between the removal and the creation makes
 /// the creation fail instead of being followed.
-pub(crate) fn create_fresh(path: &Path, read: bool) -> io::Result<File> {
+pub fn create_fresh(path: &Path, read: bool) -> io::Result<File> {
     if let Ok(meta) = fs::symlink_metadata(path) {
         if meta.is_dir() {
             return Err(io::Error::other(format!(
@@ -67,7 +67,7 @@ pub(crate) fn create_fresh(path: &Path, read: bool) -> io::Result<File> {
 /// Writes `path` under its temporary name ([`tmp_path`], created by [`create_fresh`]), syncs
 /// it and renames it into place; on failure the temporary file is removed. A reader never
 /// sees a partial file.
-pub(crate) fn write_atomically(
+pub fn write_atomically(
     path: &Path,
     write: impl FnOnce(&mut File) -> io::Result<()>,
 ) -> io::Result<()> {
@@ -84,7 +84,7 @@ pub(crate) fn write_atomically(
 /// if `read`) by `write` (given the file and its name), synced and renamed into place; on
 /// failure the temporary file is removed. `io` turns an I/O error into an `E` naming the file
 /// it happened on (the temporary one, or `path` for the rename).
-pub(crate) fn replace<T, E>(
+pub fn replace<T, E>(
     path: &Path,
     read: bool,
     io: impl Fn(&Path, io::Error) -> E,
@@ -108,7 +108,7 @@ pub(crate) fn replace<T, E>(
 /// Opens `path` to add to it (`append`) or to lock it, creating it if absent: never through
 /// a symbolic link, never waiting on a named pipe, and only a regular file. Anything else at
 /// that name is an error that says what it is and what to do.
-pub(crate) fn open_own(path: &Path, append: bool) -> io::Result<File> {
+pub fn open_own(path: &Path, append: bool) -> io::Result<File> {
     let refused = |what: &str| {
         io::Error::other(format!(
             "{} is {what}, not a regular file: this program never writes through one; remove it",

@@ -7,7 +7,7 @@
 
 pub mod checked;
 pub(crate) mod codec;
-pub(crate) mod files;
+pub mod files;
 pub mod format;
 pub(crate) mod lock;
 pub(crate) mod mapped;
