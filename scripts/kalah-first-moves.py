@@ -11,13 +11,15 @@ at least g - T to the opponent. Each of those is one `mancala solve P --at-least
 question over the tables in DIR: a refutation split into independent questions, each a few
 minutes to hours, instead of one question whose progress cannot be seen or kept.
 
-Each answer is appended to JOURNAL (JSON lines) as soon as it comes; a later run with the same
-journal skips the questions already settled, so a proof can be carried on over several sessions
-(stop one with Ctrl-C: the question under way is asked again next time; with `--hash-file F`
-among the options it goes on from the table last saved in F, and every question starts from
-what the earlier ones proved). Prints each line of
-play, its question and its answer, and at the end whether the start is proven at most T, shown
-above T, or not yet settled.
+Each question's progress (and, with --hash-file, each save) goes to standard error as
+`mancala solve` prints it; add -q to the options for none. Each answer is appended to JOURNAL
+(JSON lines) as soon as it comes; a later run with the same journal skips the questions
+already settled, so a proof can be carried on over several sessions. Ctrl-C stops the question
+under way the way it stops `mancala solve` (its table saved first, with --hash-file) and then
+the script; it is asked again next time, from nothing, or with `--hash-file F` among the
+options from the table last saved in F, where every question also starts from what the
+earlier ones proved. Prints each line of play, its question and its answer, and at the end
+whether the start is proven at most T, shown above T, or not yet settled.
 
 OPTION... go to every `mancala solve` (the variant first), e.g.
   scripts/kalah-first-moves.py target/release/mancala D 2 j.jsonl -- kalah --seeds 6 \\
@@ -27,6 +29,7 @@ asks whether Kalah 6x6 with empty capture is worth at most +2 (published: exactl
 depth-limited search's guess) are not picked first: the order is the lines' own.
 """
 import json
+import signal
 import subprocess
 import sys
 import time
@@ -84,6 +87,10 @@ def main():
     except FileNotFoundError:
         pass
 
+    # Ctrl-C reaches the question under way too (one process group): it stops and saves,
+    # and this script must wait for that instead of killing it, then stop.
+    interrupted = []
+    signal.signal(signal.SIGINT, lambda *_: interrupted.append(True))
     verdicts = []
     for moves, state in lines:
         south, north = state["stores"]
@@ -107,11 +114,14 @@ def main():
             started = time.time()
             out = subprocess.run(
                 [binary, "solve", variant, position, "--dir", folder, "--at-least",
-                 str(threshold), "--json", "-q", *options],
-                capture_output=True, text=True,
+                 str(threshold), "--json", *options],
+                stdout=subprocess.PIPE, text=True,
             )
+            if interrupted or out.returncode == 130:
+                print(f"{name:>8}: stopped by Ctrl-C; asked again next time")
+                sys.exit(130)
             if out.returncode != 0:
-                print(f"{name:>8}: mancala solve failed: {out.stderr.strip()}")
+                print(f"{name:>8}: mancala solve failed (its error is above)")
                 verdicts.append(None)
                 break
             row = json.loads(out.stdout)
