@@ -117,17 +117,23 @@ def main():
                  str(threshold), "--json", *options],
                 stdout=subprocess.PIPE, text=True,
             )
+            try:
+                row = json.loads(out.stdout)
+            except ValueError:
+                row = None
+            # An answer printed is journalled, even if the command failed after it (its
+            # table's last save): hours of search are not asked for again.
+            if row is not None and (row.get("answer") is not None or out.returncode == 0):
+                row.update(position=position, line=name, wall=round(time.time() - started, 1))
+                with open(journal, "a") as f:
+                    f.write(json.dumps(row) + "\n")
             if interrupted or out.returncode == 130:
                 print(f"{name:>8}: stopped by Ctrl-C; asked again next time")
                 sys.exit(130)
-            if out.returncode != 0:
+            if out.returncode != 0 or row is None:
                 print(f"{name:>8}: mancala solve failed (its error is above)")
                 verdicts.append(None)
                 break
-            row = json.loads(out.stdout)
-            row.update(position=position, line=name, wall=round(time.time() - started, 1))
-            with open(journal, "a") as f:
-                f.write(json.dumps(row) + "\n")
             how = f"{row['wall']} s, {row['nodes']:,} nodes"
             if row.get("answer") is None:
                 # A time limit (`--max-seconds`) ran out: go on with the other lines.

@@ -4,7 +4,8 @@
 
 use crate::tiers::bytes_text;
 use anyhow::Result;
-use mancala_oracle::{KeepError, Opened, Oracle, TableFile};
+pub use mancala_oracle::TableFile;
+use mancala_oracle::{KeepError, Opened, Oracle};
 use mancala_rules::Rules;
 use std::path::Path;
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -17,9 +18,10 @@ pub fn check(path: &Path, rules: &Rules) -> Result<()> {
 }
 
 /// Ties the oracle's searches to the table kept at `path` (read back if the file exists), and
-/// says so on stderr unless `quiet`. A new table is saved at once, empty, so that a folder
-/// without room for it fails now, not after hours of search.
-pub fn open(oracle: &mut Oracle, path: &Path, quiet: bool) -> Result<TableFile> {
+/// says so on stderr unless `quiet` (and that the file's size is used, where `hash_mb` asked
+/// for another). A new table is saved at once, empty, so that a folder without room for it
+/// fails now, not after hours of search.
+pub fn open(oracle: &mut Oracle, path: &Path, hash_mb: usize, quiet: bool) -> Result<TableFile> {
     let (file, opened) = oracle.keep_table(path).map_err(|e| advice(e, path))?;
     match opened {
         Opened::Fresh => {
@@ -34,8 +36,15 @@ pub fn open(oracle: &mut Oracle, path: &Path, quiet: bool) -> Result<TableFile> 
         }
         Opened::Read { bytes, seconds } => {
             if !quiet {
+                // The table --hash would have made: the largest power of two MiB within it.
+                let asked = 1u64 << hash_mb.max(1).ilog2();
+                let size = if bytes >> 20 == asked {
+                    String::new()
+                } else {
+                    format!(" (its own size: --hash {hash_mb} does not apply to it)")
+                };
                 eprintln!(
-                    "transposition table read back from {}: {} in {seconds:.1} s",
+                    "transposition table read back from {}: {} in {seconds:.1} s{size}",
                     path.display(),
                     bytes_text(bytes)
                 );
@@ -103,9 +112,16 @@ fn advice(e: KeepError, path: &Path) -> anyhow::Error {
         KeepError::NotAFile { .. } => {
             "give the name of a file (it is created when missing)".into()
         }
-        KeepError::Io { .. } => format!(
-            "check that the folder of {p} is writable and has room for the table (as big as --hash)"
+        KeepError::Busy { .. } => format!(
+            "another mancala solve is using {p}: wait for it to end, or give another --hash-file"
         ),
+        KeepError::Io { .. } => format!(
+            "check that {p} can be read and its folder written, with room for two copies of the table (each as big as --hash)"
+        ),
+        KeepError::TooBig { .. } => format!(
+            "use it on a machine with that much memory, or delete {p} and start afresh with a --hash that fits"
+        ),
+        KeepError::KeyTooLong { .. } => "solve without --hash-file".into(),
         KeepError::Alloc(_) => "try a smaller --hash, or a file written with one".into(),
     };
     crate::advice::with_hint(e.into(), hint)

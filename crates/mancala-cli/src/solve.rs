@@ -97,6 +97,12 @@ impl SolveCmd {
                     spec.preset
                 );
             }
+            if self.hash_file.is_some() {
+                anyhow::bail!(
+                    "--hash-file: {} is solved by its own solver, which keeps no transposition table; leave the option out",
+                    spec.preset
+                );
+            }
             let report = family
                 .solve(&spec, self.node_limit)
                 .map_err(games::game_error)?;
@@ -126,7 +132,12 @@ impl SolveCmd {
         let mut oracle = self.search.oracle(rules, n, &self.variant)?;
         let quiet = self.search.quiet;
         let kept = match &self.hash_file {
-            Some(path) => Some(kept::open(&mut oracle, path, quiet)?),
+            Some(path) => Some(kept::open(
+                &mut oracle,
+                path,
+                self.search.effort.hash,
+                quiet,
+            )?),
             None => None,
         };
         let printer = progress_printer(quiet);
@@ -136,13 +147,13 @@ impl SolveCmd {
             Some(file) => kept::saving_every(file, self.save_minutes, quiet, search),
             None => search(),
         };
-        // What the search proved is kept whatever became of it (an answer, a stop, an error);
-        // a failed save is reported after the answer, which stands.
-        let unsaved = kept.as_ref().and_then(|f| kept::save(f, quiet).err());
+        // What the search proved is kept whatever became of it: after the answer is printed
+        // (`Ending::finish`), so that a failed or interrupted save never costs the answer, or
+        // here, before the search's error is reported.
         let s = match searched {
             Ok(s) => s,
             Err(e) => {
-                if let Some(u) = unsaved {
+                if let Err(u) = kept.as_ref().map_or(Ok(()), |f| kept::save(f, quiet)) {
                     eprintln!("error: {u:#}");
                 }
                 return Err(advice.oracle(e, n));
@@ -152,7 +163,11 @@ impl SolveCmd {
         // says the run was interrupted (130, as a shell reports it), even when the value was
         // proven before the stop: its best moves or its line may be cut short.
         let stopped = ctrl_c.is_raised();
-        let end = Ending { stopped, unsaved };
+        let end = Ending {
+            stopped,
+            kept: kept.as_ref(),
+            quiet,
+        };
         if self.json {
             let out = mancala_oracle::json::solve_reply(&s, self.at_least, oracle.tables_up_to());
             println!("{out}");
@@ -192,7 +207,7 @@ impl SolveCmd {
         &self,
         s: &mancala_oracle::Solution,
         t: i32,
-        end: Ending,
+        end: Ending<'_>,
         tables: Option<usize>,
     ) -> Result<()> {
         let stopped = end.stopped;
@@ -276,28 +291,27 @@ fn print_effort(s: &mancala_oracle::Solution, tables: Option<usize>) {
 }
 
 /// How a solve whose answer is printed ends.
-struct Ending {
+struct Ending<'a> {
     /// Stopped by Ctrl-C.
     stopped: bool,
-    /// The last save of `--hash-file` failed.
-    unsaved: Option<anyhow::Error>,
+    /// The table of `--hash-file`, saved once the answer is out.
+    kept: Option<&'a kept::TableFile>,
+    quiet: bool,
 }
 
-impl Ending {
-    /// Ends a solve: normally, with the error of a failed save, or with status 130 once what
-    /// a Ctrl-C left is printed.
+impl Ending<'_> {
+    /// Ends a solve whose answer is printed: saves the kept table, then ends normally, with
+    /// the error of a failed save, or with status 130 after a Ctrl-C.
     fn finish(self) -> Result<()> {
+        use std::io::Write;
+        let _ = std::io::stdout().flush();
+        let saved = self.kept.map_or(Ok(()), |f| kept::save(f, self.quiet));
         if self.stopped {
-            use std::io::Write;
-            let _ = std::io::stdout().flush();
-            if let Some(e) = self.unsaved {
+            if let Err(e) = saved {
                 eprintln!("error: {e:#}");
             }
             std::process::exit(130);
         }
-        match self.unsaved {
-            Some(e) => Err(e),
-            None => Ok(()),
-        }
+        saved
     }
 }

@@ -201,7 +201,7 @@ fn a_kept_table_carries_a_proof_from_one_run_to_the_next() {
     assert!(lo <= 2 && 2 <= hi, "{stopped}");
     assert_eq!(
         std::fs::metadata(&file).unwrap().len(),
-        128 + (64 << 20),
+        256 + (64 << 20),
         "saved when the time ran out"
     );
     let resumed = ask(&[&at_least_2[..], &["--hash-file", f]].concat());

@@ -7,13 +7,16 @@
 //! the name its endgame tables go by), whatever the position asked, the tables probed or the
 //! threads. The heuristic half of an entry only orders moves. A snapshot taken while the search
 //! threads write is as safe as a probe during the search: an entry half overwritten fails its
-//! key check (the key is stored XORed with the data) and reads as a miss.
+//! key check (the key is stored XORed with the data) and reads as a miss. What the entries mean
+//! depends on this version's hash of a board and its layout of an entry, so the header carries
+//! a fingerprint of both ([`crate::tt::layout_fingerprint`]): a file of a version that hashes
+//! or packs differently is refused, never misread.
 //!
 //! Why it pays: entries are replaced cheapest-to-recompute first (`work`), so the roots of the
 //! big finished subtrees stay, and a resumed search cuts them off at once. A table read back
 //! continues its search count, so its entries count as current and are not the first to go.
 //!
-//! The file is a 128-byte header and the clusters as they lie in memory (little-endian words):
+//! The file is a 256-byte header and the clusters as they lie in memory (little-endian words):
 //!
 //! | offset | size | field |
 //! |---:|---:|---|
@@ -22,18 +25,20 @@
 //! | 12 | 4 | length of the key |
 //! | 16 | 8 | clusters (a power of two) |
 //! | 24 | 8 | search count |
-//! | 32 | 8 | XXH3-64 of the key and the clusters |
-//! | 40 | 88 | the rule set's key, zero-padded |
+//! | 32 | 8 | XXH3-64 of the header (this field zero) and the clusters |
+//! | 40 | 8 | fingerprint of the board hash and the entry layout |
+//! | 48 | 208 | the rule set's key, zero-padded |
 //!
 //! It is written under a temporary name, synced and renamed into place, so a run killed while
-//! saving leaves the previous file whole. Written and read through the page cache in steps
-//! that are dropped from it as they go: a table of several GB must not push the endgame tables
-//! the search probes out of memory.
+//! saving leaves the previous file whole; one process at a time uses a file (an advisory lock
+//! on `F.lock`, held from opening to the end), so two runs cannot interleave their saves.
+//! Written and read through the page cache in steps that are dropped from it as they go: a
+//! table of several GB must not push the endgame tables the search probes out of memory.
 
-use crate::tt::{Tt, MAX_CLUSTERS};
+use crate::tt::{layout_fingerprint, Tt, MAX_CLUSTERS};
 use crate::{AllocError, Memory};
 use mancala_rules::Rules;
-use std::fs::{File, OpenOptions};
+use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::io::AsRawFd;
@@ -45,8 +50,11 @@ use xxhash_rust::xxh3::Xxh3;
 
 const MAGIC: &[u8; 8] = b"MNCLTT\r\n";
 const VERSION: u32 = 1;
-const HEADER: usize = 128;
-const KEY_AT: usize = 40;
+const HEADER: usize = 256;
+const CHECKSUM_AT: usize = 32;
+const KEY_AT: usize = 48;
+/// The longest rule-set key a header holds.
+pub const MAX_KEY: usize = HEADER - KEY_AT;
 /// Bytes written or read, hashed and dropped from the page cache at a time.
 const STEP: usize = 64 << 20;
 
@@ -69,7 +77,16 @@ pub enum KeepError {
         /// What it is.
         what: &'static str,
     },
-    /// The file does not start like a kept table, or is of a format this version cannot read.
+    /// Another process holds the file's lock.
+    #[error("{} is in use by another process (its lock {} is held)", path.display(), lock.display())]
+    Busy {
+        /// The file.
+        path: PathBuf,
+        /// Its lock file.
+        lock: PathBuf,
+    },
+    /// The file does not start like a kept table, or is of a format (or a board hash, or an
+    /// entry layout) this version cannot read.
     #[error("{} is not a transposition table this version of mancala wrote ({why})", path.display())]
     Foreign {
         /// The file.
@@ -96,9 +113,34 @@ pub enum KeepError {
         /// What is wrong.
         why: String,
     },
+    /// The table is bigger than this machine's memory.
+    #[error("{} holds a table of {bytes} bytes, more than this machine's {memory} bytes of memory", path.display())]
+    TooBig {
+        /// The file.
+        path: PathBuf,
+        /// The table's size.
+        bytes: u64,
+        /// The machine's memory.
+        memory: u64,
+    },
+    /// The rule set's key is too long for a header.
+    #[error("the rule set {key} has a name of {} bytes; a kept table's header holds {MAX_KEY}", key.len())]
+    KeyTooLong {
+        /// The key.
+        key: String,
+    },
     /// The table does not fit the machine's memory.
     #[error(transparent)]
     Alloc(#[from] AllocError),
+}
+
+impl KeepError {
+    fn io(path: &Path) -> impl Fn(io::Error) -> KeepError + '_ {
+        move |source| KeepError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
 }
 
 /// How a kept table came to be.
@@ -126,11 +168,13 @@ pub struct Saved {
 
 /// A transposition table tied to a file: opened (read back, or made empty) with
 /// [`TableFile::open`], which also gives the [`Memory`] a solver searches with; saved with
-/// [`TableFile::save`], from any thread, also while a search runs.
+/// [`TableFile::save`], from any thread, also while a search runs. The file's lock is held
+/// as long as this lives.
 pub struct TableFile {
     path: PathBuf,
     key: String,
     tt: Arc<Tt>,
+    _lock: File,
 }
 
 impl TableFile {
@@ -142,7 +186,8 @@ impl TableFile {
         rules: &Rules,
         mb: usize,
     ) -> Result<(TableFile, Memory, Opened), KeepError> {
-        let key = rules.variant().key();
+        let key = key_of(rules)?;
+        let lock = lock(path)?;
         let started = Instant::now();
         let (tt, opened) = match open_existing(path)? {
             None => (Tt::new(mb)?, Opened::Fresh),
@@ -159,29 +204,25 @@ impl TableFile {
             path: path.to_path_buf(),
             key,
             tt,
+            _lock: lock,
         };
         Ok((file, memory, opened))
     }
 
-    /// Checks, without reading the table, that the file at `path` can serve `rules`: its
-    /// header if it exists (the magic, the format, the rule set's key, the length), else that
-    /// a file can be created beside it. Cheap, so a command can ask before a long build of
-    /// the tables the search needs.
+    /// Checks, without reading the table, that the file at `path` can serve `rules`: no other
+    /// process uses it, its header (if it exists) names these rules' values in this version's
+    /// format and a size this machine's memory holds, and a file can be written beside it.
+    /// Cheap, so a command can ask before a long build of the tables the search needs.
     pub fn check(path: &Path, rules: &Rules) -> Result<(), KeepError> {
-        match open_existing(path)? {
-            Some(f) => read_header(path, f, &rules.variant().key()).map(|_| ()),
-            None => {
-                let tmp = mancala_tables::files::tmp_path(path);
-                mancala_tables::files::create_fresh(&tmp, false).map_err(|source| {
-                    KeepError::Io {
-                        path: tmp.clone(),
-                        source,
-                    }
-                })?;
-                let _ = std::fs::remove_file(&tmp);
-                Ok(())
-            }
+        let key = key_of(rules)?;
+        let _lock = lock(path)?;
+        if let Some(f) = open_existing(path)? {
+            read_header(path, f, &key)?;
         }
+        let tmp = mancala_tables::files::tmp_path(path);
+        mancala_tables::files::create_fresh(&tmp, false).map_err(KeepError::io(&tmp))?;
+        let _ = std::fs::remove_file(&tmp);
+        Ok(())
     }
 
     /// The file.
@@ -194,20 +235,44 @@ impl TableFile {
         HEADER as u64 + self.tt.clusters() * 64
     }
 
-    /// Writes the table as it is now to the file (replacing it whole, never in part).
+    /// Writes the table as it is now to the file (replacing it whole, never in part; a link
+    /// standing at the file's name is replaced by the file, never followed).
     pub fn save(&self) -> Result<Saved, KeepError> {
         let started = Instant::now();
-        let io = |p: &Path, source| KeepError::Io {
-            path: p.to_path_buf(),
-            source,
-        };
+        let io = |p: &Path, e| KeepError::io(p)(e);
         mancala_tables::files::replace(&self.path, false, io, |f, tmp| {
-            write(f, &self.tt, &self.key).map_err(|e| io(tmp, e))
+            write(f, &self.tt, &self.key).map_err(KeepError::io(tmp))
         })?;
         Ok(Saved {
             bytes: self.bytes(),
             seconds: started.elapsed().as_secs_f64(),
         })
+    }
+}
+
+/// The rule set's key, if a header holds it.
+fn key_of(rules: &Rules) -> Result<String, KeepError> {
+    let key = rules.variant().key();
+    if key.len() > MAX_KEY {
+        return Err(KeepError::KeyTooLong { key });
+    }
+    Ok(key)
+}
+
+/// Takes the lock of the file at `path` (`path` with `.lock` added, made if missing, never
+/// removed: removing it would race a process waiting on it).
+fn lock(path: &Path) -> Result<File, KeepError> {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".lock");
+    let at = path.with_file_name(name);
+    let file = mancala_tables::files::open_own(&at, false).map_err(KeepError::io(&at))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(TryLockError::WouldBlock) => Err(KeepError::Busy {
+            path: path.to_path_buf(),
+            lock: at,
+        }),
+        Err(TryLockError::Error(e)) => Err(KeepError::io(&at)(e)),
     }
 }
 
@@ -221,17 +286,9 @@ fn open_existing(path: &Path) -> Result<Option<File>, KeepError> {
     {
         Ok(f) => f,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(source) => {
-            return Err(KeepError::Io {
-                path: path.to_path_buf(),
-                source,
-            })
-        }
+        Err(e) => return Err(KeepError::io(path)(e)),
     };
-    let meta = f.metadata().map_err(|source| KeepError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let meta = f.metadata().map_err(KeepError::io(path))?;
     if !meta.is_file() {
         return Err(KeepError::NotAFile {
             path: path.to_path_buf(),
@@ -248,7 +305,8 @@ fn header(clusters: u64, count: u64, key: &str, checksum: u64) -> [u8; HEADER] {
     h[12..16].copy_from_slice(&(key.len() as u32).to_le_bytes());
     h[16..24].copy_from_slice(&clusters.to_le_bytes());
     h[24..32].copy_from_slice(&count.to_le_bytes());
-    h[32..40].copy_from_slice(&checksum.to_le_bytes());
+    h[CHECKSUM_AT..CHECKSUM_AT + 8].copy_from_slice(&checksum.to_le_bytes());
+    h[40..48].copy_from_slice(&layout_fingerprint().to_le_bytes());
     h[KEY_AT..KEY_AT + key.len()].copy_from_slice(key.as_bytes());
     h
 }
@@ -256,13 +314,13 @@ fn header(clusters: u64, count: u64, key: &str, checksum: u64) -> [u8; HEADER] {
 /// Writes the header (its checksum left zero) and the clusters, then the header again with
 /// the checksum: the table is read once, and the file is only renamed into place after.
 fn write(f: &mut File, tt: &Tt, key: &str) -> io::Result<()> {
-    assert!(key.len() <= HEADER - KEY_AT, "a rule set's key is short");
     // The count when the copy starts: a search that moves on meanwhile writes entries of the
     // same or a later generation, which a reader counts as current either way.
     let count = tt.search_count();
-    f.write_all(&header(tt.clusters(), count, key, 0))?;
+    let blank = header(tt.clusters(), count, key, 0);
+    f.write_all(&blank)?;
     let mut hasher = Xxh3::new();
-    hasher.update(key.as_bytes());
+    hasher.update(&blank);
     let mut buf = Vec::with_capacity(STEP);
     let mut at = HEADER as i64;
     for chunk in tt.words().chunks(STEP / 8) {
@@ -296,15 +354,13 @@ struct Header {
     clusters: u64,
     count: u64,
     checksum: u64,
+    /// The header's bytes with the checksum zeroed, as hashed.
+    blank: [u8; HEADER],
 }
 
 /// Reads and checks the header of a kept table for `key`, and the file's length; the file is
 /// left at the first cluster.
 fn read_header(path: &Path, mut f: File, key: &str) -> Result<(Header, File), KeepError> {
-    let io = |source| KeepError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
     let damaged = |why: String| KeepError::Damaged {
         path: path.to_path_buf(),
         why,
@@ -313,12 +369,12 @@ fn read_header(path: &Path, mut f: File, key: &str) -> Result<(Header, File), Ke
         path: path.to_path_buf(),
         why,
     };
-    let len = f.metadata().map_err(io)?.len();
+    let len = f.metadata().map_err(KeepError::io(path))?.len();
     let mut h = [0u8; HEADER];
     if len < HEADER as u64 {
         return Err(foreign(format!("{len} bytes, shorter than a header")));
     }
-    f.read_exact(&mut h).map_err(io)?;
+    f.read_exact(&mut h).map_err(KeepError::io(path))?;
     if &h[..8] != MAGIC {
         return Err(foreign("it does not start with the magic bytes".into()));
     }
@@ -329,11 +385,20 @@ fn read_header(path: &Path, mut f: File, key: &str) -> Result<(Header, File), Ke
             "format version {version}, this one reads {VERSION}"
         )));
     }
-    let key_len = u32::from_le_bytes(h[12..16].try_into().expect("4 bytes")) as usize;
-    if key_len > HEADER - KEY_AT {
-        return Err(damaged(format!("a key of {key_len} bytes")));
+    if word(40) != layout_fingerprint() {
+        return Err(foreign(
+            "written by a version that hashes boards or packs entries differently".into(),
+        ));
     }
-    let found = String::from_utf8_lossy(&h[KEY_AT..KEY_AT + key_len]).into_owned();
+    let key_len = u32::from_le_bytes(h[12..16].try_into().expect("4 bytes")) as usize;
+    let found = match h.get(KEY_AT..KEY_AT + key_len).map(std::str::from_utf8) {
+        Some(Ok(found)) if key_len > 0 => found.to_string(),
+        _ => {
+            return Err(damaged(format!(
+                "a rule set's name of {key_len} bytes that do not read as one"
+            )))
+        }
+    };
     if found != key {
         return Err(KeepError::OtherRules {
             path: path.to_path_buf(),
@@ -353,10 +418,22 @@ fn read_header(path: &Path, mut f: File, key: &str) -> Result<(Header, File), Ke
             "{len} bytes where its header says {want} (cut short, or written to by something else)"
         )));
     }
+    if let Some(memory) = mancala_tables::physical_memory().filter(|&m| clusters * 64 > m) {
+        return Err(KeepError::TooBig {
+            path: path.to_path_buf(),
+            bytes: clusters * 64,
+            memory,
+        });
+    }
     let header = Header {
         clusters,
         count: word(24),
-        checksum: word(32),
+        checksum: word(CHECKSUM_AT),
+        blank: {
+            let mut b = h;
+            b[CHECKSUM_AT..CHECKSUM_AT + 8].fill(0);
+            b
+        },
     };
     Ok((header, f))
 }
@@ -364,18 +441,14 @@ fn read_header(path: &Path, mut f: File, key: &str) -> Result<(Header, File), Ke
 /// Reads a kept table for `key`, checking its header, length and checksum.
 fn read(path: &Path, f: File, key: &str) -> Result<Tt, KeepError> {
     let (header, mut f) = read_header(path, f, key)?;
-    let io = |source| KeepError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
     let tt = Tt::with_clusters(header.clusters)?;
     let mut hasher = Xxh3::new();
-    hasher.update(key.as_bytes());
+    hasher.update(&header.blank);
     let mut buf = vec![0u8; STEP];
     let mut at = HEADER as i64;
     for chunk in tt.words().chunks(STEP / 8) {
         let bytes = &mut buf[..chunk.len() * 8];
-        f.read_exact(bytes).map_err(io)?;
+        f.read_exact(bytes).map_err(KeepError::io(path))?;
         hasher.update(bytes);
         for (w, b) in chunk.iter().zip(bytes.chunks_exact(8)) {
             w.store(u64::from_le_bytes(b.try_into().expect("8 bytes")), Relaxed);
@@ -397,7 +470,7 @@ fn read(path: &Path, f: File, key: &str) -> Result<Tt, KeepError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tt::{hash, Bound, Update, NO_MOVE};
+    use crate::tt::{hash, Bound, Entry, Update, NO_MOVE};
     use mancala_rules::{Board, Options, Preset, Variant};
 
     fn scratch(name: &str) -> PathBuf {
@@ -444,43 +517,51 @@ mod tests {
         }
     }
 
+    fn entries(tt: &Tt) -> Vec<Option<Entry>> {
+        boards()
+            .into_iter()
+            .map(|b| tt.probe(hash(b), b.total()))
+            .collect()
+    }
+
+    /// A table saved after `fill`, at `path`.
+    fn saved(path: &Path) -> (Vec<Option<Entry>>, u64) {
+        let (file, _, opened) = TableFile::open(path, &kalah(false), 1).unwrap();
+        assert_eq!(opened, Opened::Fresh);
+        assert!(!path.exists(), "nothing is written before the first save");
+        fill(&file.tt);
+        file.save().unwrap();
+        (entries(&file.tt), file.tt.search_count())
+    }
+
     #[test]
     fn a_saved_table_reads_back_entry_for_entry_and_counts_as_current() {
         let d = scratch("round-trip");
         let path = d.join("t.tt");
-        let rules = kalah(false);
-        let (file, _, opened) = TableFile::open(&path, &rules, 1).unwrap();
-        assert_eq!(opened, Opened::Fresh);
-        assert!(!path.exists(), "nothing is written before the first save");
-        fill(&file.tt);
-        let saved = file.save().unwrap();
-        assert_eq!(saved.bytes, std::fs::metadata(&path).unwrap().len());
-        assert_eq!(saved.bytes, 128 + (1 << 20));
-        // The same values under another seed count: Kalah's boards are worth the same.
-        let (back, _, opened) = TableFile::open(&path, &rules, 64).unwrap();
-        assert!(matches!(opened, Opened::Read { bytes, .. } if bytes == saved.bytes));
-        assert_eq!(
-            back.tt.clusters(),
-            file.tt.clusters(),
-            "the file's size wins"
-        );
-        for b in boards() {
-            let h = hash(b);
-            assert_eq!(back.tt.probe(h, b.total()), file.tt.probe(h, b.total()));
-        }
+        let (before, count) = saved(&path);
+        assert!(before.iter().filter(|e| e.is_some()).count() > 1000);
+        let len = std::fs::metadata(&path).unwrap().len();
+        assert_eq!(len, HEADER as u64 + (1 << 20));
+        // The file's size wins over the size asked for.
+        let (back, _, opened) = TableFile::open(&path, &kalah(false), 64).unwrap();
+        assert!(matches!(opened, Opened::Read { bytes, .. } if bytes == len));
+        assert_eq!(back.tt.clusters(), 1 << 14);
+        assert_eq!(entries(&back.tt), before);
         assert!(back
             .tt
             .probe(hash(Board::from_pits(&[9, 9, 9, 9, 9, 9])), 54)
             .is_none());
         back.tt.new_search();
-        assert_eq!(back.tt.search_count(), file.tt.search_count());
-        // Saving again replaces the file whole, and no temporary file is left.
+        assert_eq!(back.tt.search_count(), count);
+        // Saving again replaces the file whole, and leaves no temporary file.
         back.save().unwrap();
-        let names: Vec<_> = std::fs::read_dir(&d)
+        drop(back);
+        let mut names: Vec<_> = std::fs::read_dir(&d)
             .unwrap()
-            .map(|e| e.unwrap().file_name())
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
             .collect();
-        assert_eq!(names, ["t.tt"]);
+        names.sort();
+        assert_eq!(names, ["t.tt", "t.tt.lock"]);
         let _ = std::fs::remove_dir_all(&d);
     }
 
@@ -488,35 +569,64 @@ mod tests {
     fn a_table_of_other_rules_a_damaged_one_and_other_files_are_refused() {
         let d = scratch("refused");
         let path = d.join("t.tt");
-        let (file, _, _) = TableFile::open(&path, &kalah(false), 1).unwrap();
-        fill(&file.tt);
-        file.save().unwrap();
+        saved(&path);
         let good = std::fs::read(&path).unwrap();
+        let refusal = |bytes: &[u8]| {
+            std::fs::write(&path, bytes).unwrap();
+            let e = TableFile::check(&path, &kalah(false)).err();
+            let e2 = TableFile::open(&path, &kalah(false), 1).err().unwrap();
+            (e, e2)
+        };
         let err = TableFile::open(&path, &kalah(true), 1).err().unwrap();
         assert!(
             matches!(&err, KeepError::OtherRules { found, wanted, .. }
             if found == "kalah-6p" && wanted == "kalah-6p-empty"),
             "{err}"
         );
+        assert!(TableFile::check(&path, &kalah(true)).is_err());
+        assert!(TableFile::check(&path, &kalah(false)).is_ok());
 
-        let mut flipped = good.clone();
-        flipped[128 + 4096 + 3] ^= 0x10;
-        std::fs::write(&path, &flipped).unwrap();
-        let err = TableFile::open(&path, &kalah(false), 1).err().unwrap();
-        assert!(err.to_string().contains("checksum"), "{err}");
+        // A flipped bit in a cluster, or in the header's search count: the checksum.
+        for at in [HEADER + 4096 + 3, 24] {
+            let mut flipped = good.clone();
+            flipped[at] ^= 0x10;
+            let (_, err) = refusal(&flipped);
+            assert!(err.to_string().contains("checksum"), "{err}");
+        }
+        // Another board hash or entry layout: refused before anything is read.
+        let mut other = good.clone();
+        other[40] ^= 1;
+        let (checked, err) = refusal(&other);
+        assert!(matches!(err, KeepError::Foreign { .. }), "{err}");
+        assert!(checked.is_some());
+        // A name that does not read as one.
+        let mut nameless = good.clone();
+        nameless[12..16].copy_from_slice(&0u32.to_le_bytes());
+        assert!(matches!(refusal(&nameless).1, KeepError::Damaged { .. }));
+        nameless[12..16].copy_from_slice(&9999u32.to_le_bytes());
+        assert!(matches!(refusal(&nameless).1, KeepError::Damaged { .. }));
 
-        std::fs::write(&path, &good[..good.len() - 64]).unwrap();
-        let err = TableFile::open(&path, &kalah(false), 1).err().unwrap();
+        let (checked, err) = refusal(&good[..good.len() - 64]);
         assert!(matches!(err, KeepError::Damaged { .. }), "{err}");
         assert!(err.to_string().contains("cut short"), "{err}");
+        assert!(checked.is_some(), "check reads the length too");
 
-        std::fs::write(
-            &path,
-            b"tier-020.mtb is not a transposition table, as this is not",
-        )
-        .unwrap();
-        let err = TableFile::open(&path, &kalah(false), 1).err().unwrap();
+        let (_, err) = refusal(b"tier-020.mtb is not a transposition table, as this is not");
         assert!(matches!(err, KeepError::Foreign { .. }), "{err}");
+
+        // A header that claims more memory than the machine has (a sparse file of that
+        // length): refused before anything is allocated.
+        let mut huge = good[..HEADER].to_vec();
+        huge[16..24].copy_from_slice(&(1u64 << 33).to_le_bytes());
+        std::fs::write(&path, &huge).unwrap();
+        let f = OpenOptions::new().write(true).open(&path).unwrap();
+        f.set_len(HEADER as u64 + (1 << 33) * 64).unwrap();
+        drop(f);
+        if mancala_tables::physical_memory().is_some_and(|m| m < 1 << 39) {
+            let err = TableFile::open(&path, &kalah(false), 1).err().unwrap();
+            assert!(matches!(err, KeepError::TooBig { .. }), "{err}");
+        }
+        std::fs::remove_file(&path).unwrap();
 
         // A named pipe is refused at once (no wait for a writer), and so is a folder.
         let fifo = d.join("fifo");
@@ -527,6 +637,26 @@ mod tests {
         assert!(err.to_string().contains("named pipe"), "{err}");
         let err = TableFile::open(&d, &kalah(false), 1).err().unwrap();
         assert!(err.to_string().contains("folder"), "{err}");
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    /// One process at a time: a second opening (or check) while the first holds the file
+    /// is refused, and succeeds once the first is gone.
+    #[test]
+    fn a_file_in_use_is_refused_until_its_user_is_done() {
+        let d = scratch("busy");
+        let path = d.join("t.tt");
+        let (first, _, _) = TableFile::open(&path, &kalah(false), 1).unwrap();
+        first.save().unwrap();
+        let err = TableFile::open(&path, &kalah(false), 1).err().unwrap();
+        assert!(matches!(err, KeepError::Busy { .. }), "{err}");
+        assert!(err.to_string().contains("t.tt.lock"), "{err}");
+        assert!(matches!(
+            TableFile::check(&path, &kalah(false)),
+            Err(KeepError::Busy { .. })
+        ));
+        drop(first);
+        assert!(TableFile::open(&path, &kalah(false), 1).is_ok());
         let _ = std::fs::remove_dir_all(&d);
     }
 
@@ -550,19 +680,19 @@ mod tests {
 
     #[test]
     fn a_snapshot_while_another_thread_writes_reads_back_only_true_entries() {
-        let d = scratch("busy");
+        let d = scratch("snapshot");
         let path = d.join("t.tt");
         let (file, _, _) = TableFile::open(&path, &kalah(false), 1).unwrap();
         let stop = std::sync::atomic::AtomicBool::new(false);
         let written = std::sync::atomic::AtomicU32::new(0);
+        let board = |i: u32| Board::from_pits(&[(i % 11) as u8, (i / 11 % 13) as u8, 3, 0, 0, 1]);
         std::thread::scope(|s| {
             s.spawn(|| {
                 let mut i = 0u32;
                 while !stop.load(Relaxed) {
-                    let b = Board::from_pits(&[(i % 11) as u8, (i / 11 % 13) as u8, 3, 0, 0, 1]);
-                    let v = b.total() as i32;
+                    let b = board(i);
                     let u = Update {
-                        proven: Some((Bound::Lower, v)),
+                        proven: Some((Bound::Lower, b.total() as i32)),
                         heuristic: None,
                         mv: NO_MOVE,
                         work: (i % 50) as u8,
@@ -581,10 +711,11 @@ mod tests {
             }
             stop.store(true, Relaxed);
         });
+        drop(file);
         let (back, _, _) = TableFile::open(&path, &kalah(false), 1).unwrap();
         let mut found = 0;
         for i in 0..11 * 13 {
-            let b = Board::from_pits(&[(i % 11) as u8, (i / 11 % 13) as u8, 3, 0, 0, 1]);
+            let b = board(i);
             if let Some(e) = back.tt.probe(hash(b), b.total()) {
                 assert_eq!(e.lo, b.total() as i32);
                 found += 1;

@@ -606,7 +606,8 @@ impl<'a> Solver<'a> {
     }
 
     /// A reproducible fixed-depth run on one thread with a fresh table: the heuristic value at
-    /// `depth` plies and the nodes it took.
+    /// `depth` plies and the nodes it took. A kept table ([`crate::TableFile`]) is let go for
+    /// it: a benchmark must not start from what earlier runs stored.
     pub fn fixed_depth(&mut self, b: Board, depth: u32) -> Result<(i32, u64), SearchError> {
         self.memory.tt = std::sync::OnceLock::new();
         self.memory.pinned = false;

@@ -41,6 +41,32 @@ pub fn hash(b: Board) -> Hash {
     }
 }
 
+/// A fingerprint of how this version hashes a board (its packing included) and lays out an
+/// entry and a cluster: a kept table's entries mean what they say only under the same ones, so
+/// a file's header carries it (see `kept`). A change to any of them changes it, and the test
+/// that pins it says so.
+pub(crate) fn layout_fingerprint() -> u64 {
+    let h = hash(Board::from_pits(&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]));
+    let e = Entry {
+        lo: -3,
+        hi: 5,
+        heuristic: Some((Bound::Upper, -4, 17)),
+        mv: 5,
+        work: 33,
+    };
+    let mut x = xxhash_rust::xxh3::Xxh3::new();
+    for w in [
+        h.key,
+        h.index,
+        e.encode(9, 78),
+        WAYS as u64,
+        std::mem::size_of::<Cluster>() as u64,
+    ] {
+        x.update(&w.to_le_bytes());
+    }
+    x.digest()
+}
+
 /// What kind of bound a heuristic value is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
@@ -429,6 +455,14 @@ mod tests {
                 48
             )
             .is_none());
+    }
+
+    /// Kept tables (`kept.rs`) carry this fingerprint. If this test fails, the board hash
+    /// or the entry layout changed: files written before cannot be read any more (they are
+    /// refused, as they should be); pin the new value.
+    #[test]
+    fn the_layout_fingerprint_is_pinned() {
+        assert_eq!(layout_fingerprint(), 7_931_581_298_871_460_242);
     }
 
     #[test]

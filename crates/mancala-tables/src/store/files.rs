@@ -67,7 +67,7 @@ pub fn create_fresh(path: &Path, read: bool) -> io::Result<File> {
 /// Writes `path` under its temporary name ([`tmp_path`], created by [`create_fresh`]), syncs
 /// it and renames it into place; on failure the temporary file is removed. A reader never
 /// sees a partial file.
-pub fn write_atomically(
+pub(crate) fn write_atomically(
     path: &Path,
     write: impl FnOnce(&mut File) -> io::Result<()>,
 ) -> io::Result<()> {
@@ -97,6 +97,13 @@ pub fn replace<T, E>(
         f.sync_all().map_err(|e| io(&tmp, e))?;
         drop(f);
         fs::rename(&tmp, path).map_err(|e| io(path, e))?;
+        // The rename itself lasts only once the folder is synced; without it a crash may
+        // bring back the old file (whole, either way), so a failure here is not an error.
+        let folder = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        let _ = File::open(folder).and_then(|d| d.sync_all());
         Ok(out)
     })();
     if done.is_err() {
