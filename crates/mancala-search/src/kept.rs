@@ -620,9 +620,10 @@ mod tests {
         huge[16..24].copy_from_slice(&(1u64 << 33).to_le_bytes());
         std::fs::write(&path, &huge).unwrap();
         let f = OpenOptions::new().write(true).open(&path).unwrap();
-        f.set_len(HEADER as u64 + (1 << 33) * 64).unwrap();
+        // A file system without sparse files of that size skips this part.
+        let sparse = f.set_len(HEADER as u64 + (1 << 33) * 64).is_ok();
         drop(f);
-        if mancala_tables::physical_memory().is_some_and(|m| m < 1 << 39) {
+        if sparse && mancala_tables::physical_memory().is_some_and(|m| m < 1 << 39) {
             let err = TableFile::open(&path, &kalah(false), 1).err().unwrap();
             assert!(matches!(err, KeepError::TooBig { .. }), "{err}");
         }
