@@ -88,7 +88,8 @@ def main():
         pass
 
     # Ctrl-C reaches the question under way too (one process group): it stops and saves,
-    # and this script must wait for that instead of killing it, then stop.
+    # and this script must wait for that instead of killing it, then stop. Each stop is
+    # noted here: True for Ctrl-C, False for a question that failed after its answer.
     interrupted = []
     signal.signal(signal.SIGINT, lambda *_: interrupted.append(True))
     verdicts = []
@@ -111,6 +112,10 @@ def main():
             row = settled[key]
             how = "journal"
         else:
+            if interrupted:
+                # Ctrl-C between two questions: the next is not started.
+                print(f"{name:>8}: stopped by Ctrl-C before it was asked")
+                sys.exit(130)
             started = time.time()
             out = subprocess.run(
                 [binary, "solve", variant, position, "--dir", folder, "--at-least",
@@ -127,13 +132,17 @@ def main():
                 row.update(position=position, line=name, wall=round(time.time() - started, 1))
                 with open(journal, "a") as f:
                     f.write(json.dumps(row) + "\n")
-            if interrupted or out.returncode == 130:
+            answered = row is not None and row.get("answer") is not None
+            if not answered and (interrupted or out.returncode == 130):
                 print(f"{name:>8}: stopped by Ctrl-C; asked again next time")
                 sys.exit(130)
-            if out.returncode != 0 or row is None:
+            if not answered and (out.returncode != 0 or row is None):
                 print(f"{name:>8}: mancala solve failed (its error is above)")
                 verdicts.append(None)
                 break
+            if out.returncode != 0:
+                # Answered, then stopped or failed (its table's save): the answer stands.
+                interrupted.append(out.returncode == 130)
             how = f"{row['wall']} s, {row['nodes']:,} nodes"
             if row.get("answer") is None:
                 # A time limit (`--max-seconds`) ran out: go on with the other lines.
@@ -145,6 +154,10 @@ def main():
               f"{'yes' if ok else 'no'} ({how}): the line is worth "
               f"{'at most' if ok else 'more than'} {most:+}")
         verdicts.append(ok)
+        if interrupted:
+            print("stopped (Ctrl-C, or a failed save: its error is above); the answers so far "
+                  "are in the journal")
+            sys.exit(130 if any(interrupted) else 1)
         if not ok:
             break
 

@@ -5,24 +5,26 @@
 use crate::tiers::bytes_text;
 use anyhow::Result;
 pub use mancala_oracle::TableFile;
-use mancala_oracle::{KeepError, Opened, Oracle};
+use mancala_oracle::{Claim, KeepError, Opened, Oracle};
 use mancala_rules::Rules;
 use std::path::Path;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
 
-/// Checks before anything long starts (the tables' build) that the file at `path` can keep
-/// the table of `rules`: a table of theirs, or a name a file can be created at.
-pub fn check(path: &Path, rules: &Rules) -> Result<()> {
-    TableFile::check(path, rules).map_err(|e| advice(e, path))
+/// Claims the file at `path` for the table of `rules` before anything long starts (the tables'
+/// build): its lock taken, its header checked, a file writable beside it.
+pub fn claim(path: &Path, rules: &Rules) -> Result<Claim> {
+    TableFile::claim(path, rules).map_err(|e| advice(e, path))
 }
 
-/// Ties the oracle's searches to the table kept at `path` (read back if the file exists), and
+/// Ties the oracle's searches to the claimed file's table (read back if the file exists), and
 /// says so on stderr unless `quiet` (and that the file's size is used, where `hash_mb` asked
 /// for another). A new table is saved at once, empty, so that a folder without room for it
 /// fails now, not after hours of search.
-pub fn open(oracle: &mut Oracle, path: &Path, hash_mb: usize, quiet: bool) -> Result<TableFile> {
-    let (file, opened) = oracle.keep_table(path).map_err(|e| advice(e, path))?;
+pub fn open(oracle: &mut Oracle, claim: Claim, hash_mb: usize, quiet: bool) -> Result<TableFile> {
+    let path = claim.path().to_path_buf();
+    let path = path.as_path();
+    let (file, opened) = oracle.keep_table(claim).map_err(|e| advice(e, path))?;
     match opened {
         Opened::Fresh => {
             if !quiet {
@@ -41,7 +43,7 @@ pub fn open(oracle: &mut Oracle, path: &Path, hash_mb: usize, quiet: bool) -> Re
                 let size = if bytes >> 20 == asked {
                     String::new()
                 } else {
-                    format!(" (its own size: --hash {hash_mb} does not apply to it)")
+                    format!(" (the file's own size: --hash {hash_mb} applies only to a new one)")
                 };
                 eprintln!(
                     "transposition table read back from {}: {} in {seconds:.1} s{size}",

@@ -126,18 +126,16 @@ impl SolveCmd {
                 self.save_minutes
             );
         }
-        if let Some(path) = &self.hash_file {
-            kept::check(path, &rules)?;
-        }
+        // Claimed before the tables are built: a file that cannot serve fails first, and no
+        // other run takes it meanwhile.
+        let claim = match &self.hash_file {
+            Some(path) => Some(kept::claim(path, &rules)?),
+            None => None,
+        };
         let mut oracle = self.search.oracle(rules, n, &self.variant)?;
         let quiet = self.search.quiet;
-        let kept = match &self.hash_file {
-            Some(path) => Some(kept::open(
-                &mut oracle,
-                path,
-                self.search.effort.hash,
-                quiet,
-            )?),
+        let kept = match claim {
+            Some(c) => Some(kept::open(&mut oracle, c, self.search.effort.hash, quiet)?),
             None => None,
         };
         let printer = progress_printer(quiet);
@@ -147,13 +145,14 @@ impl SolveCmd {
             Some(file) => kept::saving_every(file, self.save_minutes, quiet, search),
             None => search(),
         };
-        // What the search proved is kept whatever became of it: after the answer is printed
-        // (`Ending::finish`), so that a failed or interrupted save never costs the answer, or
-        // here, before the search's error is reported.
+        // What the search proved is kept whatever became of it (an answer, a stop, an error),
+        // before anything is printed: printing can fail (a closed pipe ends the process), and
+        // a failed save does not cost the answer, which is printed all the same.
+        let unsaved = kept.as_ref().and_then(|f| kept::save(f, quiet).err());
         let s = match searched {
             Ok(s) => s,
             Err(e) => {
-                if let Err(u) = kept.as_ref().map_or(Ok(()), |f| kept::save(f, quiet)) {
+                if let Some(u) = unsaved {
                     eprintln!("error: {u:#}");
                 }
                 return Err(advice.oracle(e, n));
@@ -163,11 +162,7 @@ impl SolveCmd {
         // says the run was interrupted (130, as a shell reports it), even when the value was
         // proven before the stop: its best moves or its line may be cut short.
         let stopped = ctrl_c.is_raised();
-        let end = Ending {
-            stopped,
-            kept: kept.as_ref(),
-            quiet,
-        };
+        let end = Ending { stopped, unsaved };
         if self.json {
             let out = mancala_oracle::json::solve_reply(&s, self.at_least, oracle.tables_up_to());
             println!("{out}");
@@ -207,7 +202,7 @@ impl SolveCmd {
         &self,
         s: &mancala_oracle::Solution,
         t: i32,
-        end: Ending<'_>,
+        end: Ending,
         tables: Option<usize>,
     ) -> Result<()> {
         let stopped = end.stopped;
@@ -291,27 +286,28 @@ fn print_effort(s: &mancala_oracle::Solution, tables: Option<usize>) {
 }
 
 /// How a solve whose answer is printed ends.
-struct Ending<'a> {
+struct Ending {
     /// Stopped by Ctrl-C.
     stopped: bool,
-    /// The table of `--hash-file`, saved once the answer is out.
-    kept: Option<&'a kept::TableFile>,
-    quiet: bool,
+    /// The last save of `--hash-file`, failed.
+    unsaved: Option<anyhow::Error>,
 }
 
-impl Ending<'_> {
-    /// Ends a solve whose answer is printed: saves the kept table, then ends normally, with
-    /// the error of a failed save, or with status 130 after a Ctrl-C.
+impl Ending {
+    /// Ends a solve whose answer is printed: normally, with the error of a failed save, or
+    /// with status 130 after a Ctrl-C.
     fn finish(self) -> Result<()> {
-        use std::io::Write;
-        let _ = std::io::stdout().flush();
-        let saved = self.kept.map_or(Ok(()), |f| kept::save(f, self.quiet));
         if self.stopped {
-            if let Err(e) = saved {
+            use std::io::Write;
+            let _ = std::io::stdout().flush();
+            if let Some(e) = self.unsaved {
                 eprintln!("error: {e:#}");
             }
             std::process::exit(130);
         }
-        saved
+        match self.unsaved {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
     }
 }

@@ -39,7 +39,7 @@ mod settings;
 pub use family::{family_name, game, preset_options, PackedFamily};
 pub use mancala_index::Unreachable;
 pub use mancala_search::{
-    Interrupt, KeepError, MoveValue, Observer, Opened, Options, Progress, Saved, Solution,
+    Claim, Interrupt, KeepError, MoveValue, Observer, Opened, Options, Progress, Saved, Solution,
     TableFile,
 };
 pub use oracle::{Answer, Oracle, Source, TablePlan};

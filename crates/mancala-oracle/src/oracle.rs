@@ -6,8 +6,8 @@ use crate::OracleError;
 use mancala_index::{Spec, Unreachable};
 use mancala_rules::{Board, Next, Node, Rules};
 use mancala_search::{
-    Interrupt, KeepError, Memory, MoveValue, Observer, Opened, SearchError, Solution, Solver,
-    TableFile, PV_LIMIT,
+    Claim, Interrupt, KeepError, Memory, MoveValue, Observer, Opened, SearchError, Solution,
+    Solver, TableFile, PV_LIMIT,
 };
 use mancala_tables::checked::Stamp;
 use mancala_tables::{build, BuildObserver, BuildOptions, Payload, Tables, Watching, MAX_TIER};
@@ -97,14 +97,13 @@ impl Oracle {
         self.interrupt = interrupt;
     }
 
-    /// Keeps the searches' transposition table in the file at `path`: read back now if it
-    /// exists (written for this rule set's values; its size wins over the settings' hash
-    /// size), else an empty table of that size. Every later search of this oracle uses it;
-    /// [`TableFile::save`] writes it, also from another thread while a search runs. What the
-    /// oracle learned before is dropped.
-    pub fn keep_table(&mut self, path: &Path) -> Result<(TableFile, Opened), KeepError> {
-        let (file, memory, opened) =
-            TableFile::open(path, &self.rules, self.settings.search.hash_mb)?;
+    /// Keeps the searches' transposition table in the file `claim` holds (see
+    /// [`TableFile::claim`], made for this oracle's rules): read back now if it exists (its
+    /// size wins over the settings' hash size), else an empty table of that size. Every later
+    /// search of this oracle uses it; [`TableFile::save`] writes it, also from another thread
+    /// while a search runs. What the oracle learned before is dropped.
+    pub fn keep_table(&mut self, claim: Claim) -> Result<(TableFile, Opened), KeepError> {
+        let (file, memory, opened) = claim.open(&self.rules, self.settings.search.hash_mb)?;
         self.memory = Some(memory);
         Ok((file, opened))
     }

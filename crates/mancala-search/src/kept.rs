@@ -113,8 +113,8 @@ pub enum KeepError {
         /// What is wrong.
         why: String,
     },
-    /// The table is bigger than this machine's memory.
-    #[error("{} holds a table of {bytes} bytes, more than this machine's {memory} bytes of memory", path.display())]
+    /// The table is bigger than the memory free.
+    #[error("{} holds a table of {bytes} bytes, more than the {memory} bytes of memory free", path.display())]
     TooBig {
         /// The file.
         path: PathBuf,
@@ -166,10 +166,10 @@ pub struct Saved {
     pub seconds: f64,
 }
 
-/// A transposition table tied to a file: opened (read back, or made empty) with
-/// [`TableFile::open`], which also gives the [`Memory`] a solver searches with; saved with
-/// [`TableFile::save`], from any thread, also while a search runs. The file's lock is held
-/// as long as this lives.
+/// A transposition table tied to a file: claimed with [`TableFile::claim`] and opened (read
+/// back, or made empty) with [`Claim::open`], which also gives the [`Memory`] a solver searches
+/// with; saved with [`TableFile::save`], from any thread, also while a search runs. The file's
+/// lock is held as long as this lives.
 pub struct TableFile {
     path: PathBuf,
     key: String,
@@ -177,52 +177,37 @@ pub struct TableFile {
     _lock: File,
 }
 
-impl TableFile {
-    /// The table kept at `path` for `rules`: read back if the file exists (its size wins over
-    /// `mb`), else an empty one of at most `mb` MiB. The memory returned holds the table for
-    /// every search of a solver made with it, whatever size the search would pick on its own.
-    pub fn open(
-        path: &Path,
-        rules: &Rules,
-        mb: usize,
-    ) -> Result<(TableFile, Memory, Opened), KeepError> {
-        let key = key_of(rules)?;
-        let lock = lock(path)?;
-        let started = Instant::now();
-        let (tt, opened) = match open_existing(path)? {
-            None => (Tt::new(mb)?, Opened::Fresh),
-            Some(f) => {
-                let tt = read(path, f, &key)?;
-                let bytes = HEADER as u64 + tt.clusters() * 64;
-                let seconds = started.elapsed().as_secs_f64();
-                (tt, Opened::Read { bytes, seconds })
-            }
-        };
-        let tt = Arc::new(tt);
-        let memory = Memory::holding(*rules.variant(), tt.clone());
-        let file = TableFile {
-            path: path.to_path_buf(),
-            key,
-            tt,
-            _lock: lock,
-        };
-        Ok((file, memory, opened))
-    }
+/// A kept table's file claimed by this process: its lock held, its header (if the file exists)
+/// checked, and a file known to be writable beside it, all without reading the table. Claim
+/// before anything long (a build of the tables the search needs), so that a file that cannot
+/// serve fails first and no other run takes it meanwhile; then [`Claim::open`].
+pub struct Claim {
+    path: PathBuf,
+    key: String,
+    lock: File,
+}
 
-    /// Checks, without reading the table, that the file at `path` can serve `rules`: no other
-    /// process uses it, its header (if it exists) names these rules' values in this version's
-    /// format and a size this machine's memory holds, and a file can be written beside it.
-    /// Cheap, so a command can ask before a long build of the tables the search needs.
-    pub fn check(path: &Path, rules: &Rules) -> Result<(), KeepError> {
+impl TableFile {
+    /// Claims the file at `path` for a table of `rules`' values: refused if another process
+    /// holds it, if it is not a regular file, if its header names other values, another
+    /// format, another board hash or entry layout, a length it does not have or a size
+    /// beyond the memory free, or if no file can be written beside it.
+    pub fn claim(path: &Path, rules: &Rules) -> Result<Claim, KeepError> {
         let key = key_of(rules)?;
-        let _lock = lock(path)?;
+        // What stands at the path first: no lock file is made beside a folder or a pipe.
+        open_existing(path)?;
+        let lock = lock(path)?;
         if let Some(f) = open_existing(path)? {
             read_header(path, f, &key)?;
         }
         let tmp = mancala_tables::files::tmp_path(path);
         mancala_tables::files::create_fresh(&tmp, false).map_err(KeepError::io(&tmp))?;
         let _ = std::fs::remove_file(&tmp);
-        Ok(())
+        Ok(Claim {
+            path: path.to_path_buf(),
+            key,
+            lock,
+        })
     }
 
     /// The file.
@@ -250,6 +235,47 @@ impl TableFile {
     }
 }
 
+impl Claim {
+    /// The file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The claimed file's table for `rules` (those it was claimed for): read back if the file
+    /// exists (its size wins over `mb`), else an empty one of at most `mb` MiB. The memory
+    /// returned holds the table for every search of a solver made with it, whatever size the
+    /// search would pick on its own.
+    pub fn open(self, rules: &Rules, mb: usize) -> Result<(TableFile, Memory, Opened), KeepError> {
+        let key = key_of(rules)?;
+        if key != self.key {
+            return Err(KeepError::OtherRules {
+                path: self.path,
+                found: self.key,
+                wanted: key,
+            });
+        }
+        let started = Instant::now();
+        let (tt, opened) = match open_existing(&self.path)? {
+            None => (Tt::new(mb)?, Opened::Fresh),
+            Some(f) => {
+                let tt = read(&self.path, f, &key)?;
+                let bytes = HEADER as u64 + tt.clusters() * 64;
+                let seconds = started.elapsed().as_secs_f64();
+                (tt, Opened::Read { bytes, seconds })
+            }
+        };
+        let tt = Arc::new(tt);
+        let memory = Memory::holding(*rules.variant(), tt.clone());
+        let file = TableFile {
+            path: self.path,
+            key,
+            tt,
+            _lock: self.lock,
+        };
+        Ok((file, memory, opened))
+    }
+}
+
 /// The rule set's key, if a header holds it.
 fn key_of(rules: &Rules) -> Result<String, KeepError> {
     let key = rules.variant().key();
@@ -265,7 +291,16 @@ fn lock(path: &Path) -> Result<File, KeepError> {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
     name.push(".lock");
     let at = path.with_file_name(name);
-    let file = mancala_tables::files::open_own(&at, false).map_err(KeepError::io(&at))?;
+    let file = match mancala_tables::files::open_own(&at, false) {
+        Ok(f) => f,
+        // Another user's lock file, readable only: a lock on it needs no more.
+        Err(e) if e.kind() == io::ErrorKind::PermissionDenied => OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
+            .open(&at)
+            .map_err(KeepError::io(&at))?,
+        Err(e) => return Err(KeepError::io(&at)(e)),
+    };
     match file.try_lock() {
         Ok(()) => Ok(file),
         Err(TryLockError::WouldBlock) => Err(KeepError::Busy {
@@ -418,7 +453,10 @@ fn read_header(path: &Path, mut f: File, key: &str) -> Result<(Header, File), Ke
             "{len} bytes where its header says {want} (cut short, or written to by something else)"
         )));
     }
-    if let Some(memory) = mancala_tables::physical_memory().filter(|&m| clusters * 64 > m) {
+    // The memory free now (page cache counts as free: the tables' pages give way), within
+    // a container's limit; the whole machine's where that cannot be read.
+    let free = mancala_tables::available_memory().or_else(mancala_tables::physical_memory);
+    if let Some(memory) = free.filter(|&m| clusters * 64 > m) {
         return Err(KeepError::TooBig {
             path: path.to_path_buf(),
             bytes: clusters * 64,
@@ -473,6 +511,14 @@ mod tests {
     use crate::tt::{hash, Bound, Entry, Update, NO_MOVE};
     use mancala_rules::{Board, Options, Preset, Variant};
 
+    fn open(
+        path: &Path,
+        rules: &Rules,
+        mb: usize,
+    ) -> Result<(TableFile, Memory, Opened), KeepError> {
+        TableFile::claim(path, rules)?.open(rules, mb)
+    }
+
     fn scratch(name: &str) -> PathBuf {
         let d = std::env::temp_dir().join(format!("mancala-kept-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
@@ -526,7 +572,7 @@ mod tests {
 
     /// A table saved after `fill`, at `path`.
     fn saved(path: &Path) -> (Vec<Option<Entry>>, u64) {
-        let (file, _, opened) = TableFile::open(path, &kalah(false), 1).unwrap();
+        let (file, _, opened) = open(path, &kalah(false), 1).unwrap();
         assert_eq!(opened, Opened::Fresh);
         assert!(!path.exists(), "nothing is written before the first save");
         fill(&file.tt);
@@ -543,7 +589,7 @@ mod tests {
         let len = std::fs::metadata(&path).unwrap().len();
         assert_eq!(len, HEADER as u64 + (1 << 20));
         // The file's size wins over the size asked for.
-        let (back, _, opened) = TableFile::open(&path, &kalah(false), 64).unwrap();
+        let (back, _, opened) = open(&path, &kalah(false), 64).unwrap();
         assert!(matches!(opened, Opened::Read { bytes, .. } if bytes == len));
         assert_eq!(back.tt.clusters(), 1 << 14);
         assert_eq!(entries(&back.tt), before);
@@ -573,18 +619,18 @@ mod tests {
         let good = std::fs::read(&path).unwrap();
         let refusal = |bytes: &[u8]| {
             std::fs::write(&path, bytes).unwrap();
-            let e = TableFile::check(&path, &kalah(false)).err();
-            let e2 = TableFile::open(&path, &kalah(false), 1).err().unwrap();
+            let e = TableFile::claim(&path, &kalah(false)).map(|_| ()).err();
+            let e2 = open(&path, &kalah(false), 1).err().unwrap();
             (e, e2)
         };
-        let err = TableFile::open(&path, &kalah(true), 1).err().unwrap();
+        let err = open(&path, &kalah(true), 1).err().unwrap();
         assert!(
             matches!(&err, KeepError::OtherRules { found, wanted, .. }
             if found == "kalah-6p" && wanted == "kalah-6p-empty"),
             "{err}"
         );
-        assert!(TableFile::check(&path, &kalah(true)).is_err());
-        assert!(TableFile::check(&path, &kalah(false)).is_ok());
+        assert!(TableFile::claim(&path, &kalah(true)).map(|_| ()).is_err());
+        assert!(TableFile::claim(&path, &kalah(false)).map(|_| ()).is_ok());
 
         // A flipped bit in a cluster, or in the header's search count: the checksum.
         for at in [HEADER + 4096 + 3, 24] {
@@ -624,7 +670,7 @@ mod tests {
         let sparse = f.set_len(HEADER as u64 + (1 << 33) * 64).is_ok();
         drop(f);
         if sparse && mancala_tables::physical_memory().is_some_and(|m| m < 1 << 39) {
-            let err = TableFile::open(&path, &kalah(false), 1).err().unwrap();
+            let err = open(&path, &kalah(false), 1).err().unwrap();
             assert!(matches!(err, KeepError::TooBig { .. }), "{err}");
         }
         std::fs::remove_file(&path).unwrap();
@@ -634,10 +680,13 @@ mod tests {
         let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
         // SAFETY: a valid C string.
         assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
-        let err = TableFile::open(&fifo, &kalah(false), 1).err().unwrap();
+        let err = open(&fifo, &kalah(false), 1).err().unwrap();
         assert!(err.to_string().contains("named pipe"), "{err}");
-        let err = TableFile::open(&d, &kalah(false), 1).err().unwrap();
+        let err = open(&d, &kalah(false), 1).err().unwrap();
         assert!(err.to_string().contains("folder"), "{err}");
+        let beside = d.with_file_name(format!("{}.lock", d.file_name().unwrap().to_str().unwrap()));
+        assert!(!beside.exists(), "no lock file made beside a folder");
+        assert!(!d.join("fifo.lock").exists(), "nor beside a pipe");
         let _ = std::fs::remove_dir_all(&d);
     }
 
@@ -647,17 +696,26 @@ mod tests {
     fn a_file_in_use_is_refused_until_its_user_is_done() {
         let d = scratch("busy");
         let path = d.join("t.tt");
-        let (first, _, _) = TableFile::open(&path, &kalah(false), 1).unwrap();
+        let (first, _, _) = open(&path, &kalah(false), 1).unwrap();
         first.save().unwrap();
-        let err = TableFile::open(&path, &kalah(false), 1).err().unwrap();
+        let err = open(&path, &kalah(false), 1).err().unwrap();
         assert!(matches!(err, KeepError::Busy { .. }), "{err}");
         assert!(err.to_string().contains("t.tt.lock"), "{err}");
         assert!(matches!(
-            TableFile::check(&path, &kalah(false)),
+            TableFile::claim(&path, &kalah(false)).map(|_| ()),
             Err(KeepError::Busy { .. })
         ));
         drop(first);
-        assert!(TableFile::open(&path, &kalah(false), 1).is_ok());
+        // A claim holds the file from the start: nobody takes it between the claim and the
+        // opening (a command builds its tables in between).
+        let claim = TableFile::claim(&path, &kalah(false)).unwrap();
+        assert!(matches!(
+            open(&path, &kalah(false), 1),
+            Err(KeepError::Busy { .. })
+        ));
+        let err = claim.open(&kalah(true), 1).err().unwrap();
+        assert!(matches!(err, KeepError::OtherRules { .. }), "{err}");
+        assert!(open(&path, &kalah(false), 1).is_ok());
         let _ = std::fs::remove_dir_all(&d);
     }
 
@@ -670,7 +728,7 @@ mod tests {
         let victim = d.join("victim");
         std::fs::write(&victim, b"keep me").unwrap();
         std::os::unix::fs::symlink(&victim, d.join("t.tt.tmp")).unwrap();
-        let (file, _, _) = TableFile::open(&path, &kalah(false), 1).unwrap();
+        let (file, _, _) = open(&path, &kalah(false), 1).unwrap();
         fill(&file.tt);
         file.save().unwrap();
         assert_eq!(std::fs::read(&victim).unwrap(), b"keep me");
@@ -683,7 +741,7 @@ mod tests {
     fn a_snapshot_while_another_thread_writes_reads_back_only_true_entries() {
         let d = scratch("snapshot");
         let path = d.join("t.tt");
-        let (file, _, _) = TableFile::open(&path, &kalah(false), 1).unwrap();
+        let (file, _, _) = open(&path, &kalah(false), 1).unwrap();
         let stop = std::sync::atomic::AtomicBool::new(false);
         let written = std::sync::atomic::AtomicU32::new(0);
         let board = |i: u32| Board::from_pits(&[(i % 11) as u8, (i / 11 % 13) as u8, 3, 0, 0, 1]);
@@ -713,7 +771,7 @@ mod tests {
             stop.store(true, Relaxed);
         });
         drop(file);
-        let (back, _, _) = TableFile::open(&path, &kalah(false), 1).unwrap();
+        let (back, _, _) = open(&path, &kalah(false), 1).unwrap();
         let mut found = 0;
         for i in 0..11 * 13 {
             let b = board(i);

@@ -37,7 +37,7 @@ mod solver;
 mod tt;
 
 pub use interrupt::Interrupt;
-pub use kept::{KeepError, Opened, Saved, TableFile};
+pub use kept::{Claim, KeepError, Opened, Saved, TableFile};
 pub use progress::{Observer, Progress};
 pub use root::MoveValue;
 pub use solver::{Memory, Options, Solution, Solver, PV_LIMIT};
