@@ -5,7 +5,7 @@
 use crate::tiers::bytes_text;
 use anyhow::Result;
 pub use mancala_oracle::TableFile;
-use mancala_oracle::{Claim, KeepError, Opened, Oracle};
+use mancala_oracle::{Claim, Interrupt, KeepError, Opened, Oracle};
 use mancala_rules::Rules;
 use std::path::Path;
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -54,6 +54,29 @@ pub fn open(oracle: &mut Oracle, claim: Claim, hash_mb: usize, quiet: bool) -> R
         }
     }
     Ok(file)
+}
+
+/// Stops the search on SIGTERM (a `kill`, a shutdown) as Ctrl-C does, so that what it proved
+/// is saved before the process ends; a second SIGTERM ends it at once. Only for a search with a
+/// kept table: without one there is nothing to save, and SIGTERM keeps its default.
+pub fn stop_on_sigterm(interrupt: Interrupt) {
+    // Without the watcher SIGTERM keeps its default, and the periodic saves bound the loss.
+    crate::searching::watch_signals("sigterm", move || async move {
+        use tokio::signal::unix::{signal, SignalKind};
+        let Ok(mut term) = signal(SignalKind::terminate()) else {
+            return;
+        };
+        if term.recv().await.is_none() {
+            return;
+        }
+        interrupt.raise();
+        eprintln!(
+            "stopping the search on SIGTERM: the table is saved, then the bounds proven so far follow (SIGTERM again to quit at once)"
+        );
+        if term.recv().await.is_some() {
+            std::process::exit(143);
+        }
+    });
 }
 
 /// Runs `search`, saving `file` every `minutes` (none if 0) on a thread of its own meanwhile.

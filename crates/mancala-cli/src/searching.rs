@@ -200,32 +200,40 @@ pub fn stop_on_ctrl_c(oracle: &mut Oracle) -> Interrupt {
     }
     let raised = interrupt.clone();
     // Without a watcher (no thread, no runtime) Ctrl-C keeps its default: the process ends.
+    watch_signals("ctrl-c", move || async move {
+        if tokio::signal::ctrl_c().await.is_err() {
+            return;
+        }
+        // The flag first: the notice may fail (stderr a pipe whose reader the same
+        // Ctrl-C ended), and the stop must not depend on it.
+        raised.raise();
+        let _ = writeln!(
+            std::io::stderr(),
+            "stopping the search: the bounds proven so far follow (Ctrl-C again to quit at once)"
+        );
+        if tokio::signal::ctrl_c().await.is_ok() {
+            std::process::exit(130);
+        }
+    });
+    interrupt
+}
+
+/// Runs `watch` (which awaits signals) on a thread of its own with a one-thread runtime.
+/// Without the thread or the runtime the signals keep their defaults.
+pub fn watch_signals<F>(name: &str, watch: impl FnOnce() -> F + Send + 'static)
+where
+    F: std::future::Future<Output = ()>,
+{
     let _ = std::thread::Builder::new()
-        .name("ctrl-c".into())
+        .name(name.into())
         .spawn(move || {
-            let Ok(rt) = tokio::runtime::Builder::new_current_thread()
+            if let Ok(rt) = tokio::runtime::Builder::new_current_thread()
                 .enable_all()
                 .build()
-            else {
-                return;
-            };
-            rt.block_on(async {
-                if tokio::signal::ctrl_c().await.is_err() {
-                    return;
-                }
-                // The flag first: the notice may fail (stderr a pipe whose reader the same
-                // Ctrl-C ended), and the stop must not depend on it.
-                raised.raise();
-                let _ = writeln!(
-                    std::io::stderr(),
-                    "stopping the search: the bounds proven so far follow (Ctrl-C again to quit at once)"
-                );
-                if tokio::signal::ctrl_c().await.is_ok() {
-                    std::process::exit(130);
-                }
-            });
+            {
+                rt.block_on(watch());
+            }
         });
-    interrupt
 }
 
 /// Did this process inherit SIGINT ignored?

@@ -53,7 +53,7 @@ pub struct SolveCmd {
     /// Keep the transposition table in FILE: read back at the start when the file exists (a
     /// table written for the same values, by any position's search; its size wins over
     /// --hash), saved every --save-minutes while the search runs and when it ends or is
-    /// stopped. A proof too long for one run, or a run killed, goes on from what was proven.
+    /// stopped (Ctrl-C, or SIGTERM, which then stops the search as Ctrl-C does). A proof too long for one run, or a run killed, goes on from what was proven.
     /// The file is as big as the table, and a save needs room for a second copy while it is
     /// written (the old file stays whole until the new one is in place)
     #[arg(long, value_name = "FILE")]
@@ -140,6 +140,9 @@ impl SolveCmd {
         };
         let printer = progress_printer(quiet);
         let ctrl_c = stop_on_ctrl_c(&mut oracle);
+        if kept.is_some() {
+            kept::stop_on_sigterm(ctrl_c.clone());
+        }
         let mut search = || oracle.solve_or_at_least(b, self.at_least, &printer);
         let searched = match &kept {
             Some(file) => kept::saving_every(file, self.save_minutes, quiet, search),
@@ -260,7 +263,7 @@ fn json_of(f: &Field) -> serde_json::Value {
 /// Why a search ended before it settled its question.
 fn cut_short(stopped: bool) -> &'static str {
     if stopped {
-        "stopped by Ctrl-C"
+        "stopped by Ctrl-C or SIGTERM"
     } else {
         "out of time"
     }

@@ -5,7 +5,7 @@ mod common;
 
 use common::{assert_one_line_errors, bounds, json, mancala, scratch};
 #[cfg(unix)]
-use common::{interrupt_once, sigint, sigint_in_child};
+use common::{interrupt_once, sigint, sigint_in_child, signal_once};
 use serde_json::{json, Value};
 use std::io::Write;
 use std::path::Path;
@@ -238,6 +238,41 @@ fn a_kept_table_carries_a_proof_from_one_run_to_the_next() {
         "{err}"
     );
     assert!(!err.contains("panicked"), "{err}");
+}
+
+/// SIGTERM (a `kill`, a shutdown) stops a solve that keeps its table the way Ctrl-C does:
+/// the table is saved, the bounds proven so far come out (holding Kalah 6x5's published
+/// +10), status 130; and the next run reads that table back.
+#[cfg(unix)]
+#[test]
+fn sigterm_stops_a_solve_that_keeps_its_table_after_saving_it() {
+    let dir = scratch("sigterm-kept");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("k.tt");
+    let with_file = |options: &str| {
+        let mut args: Vec<&str> = "solve kalah --seeds 5 --tables 0 --json"
+            .split(' ')
+            .collect();
+        args.extend(options.split(' '));
+        args.extend(["--hash-file", file.to_str().unwrap()]);
+        args.into_iter().map(String::from).collect::<Vec<_>>()
+    };
+    let args = with_file("--hash 16");
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let run = signal_once(&args, "value in", Duration::ZERO, libc::SIGTERM);
+    assert!(run.stderr.contains("on SIGTERM"), "{}", run.stderr);
+    let (status, err) = (run.status, &run.stderr);
+    assert_eq!(status.code(), Some(130), "{status:?}: {err}");
+    let v: Value = serde_json::from_str(&run.stdout).unwrap();
+    let (lo, hi) = bounds(&v);
+    assert!(lo <= 10 && 10 <= hi, "{v}");
+    // Saved twice: the new table at the start, and what the search had found at the stop.
+    assert_eq!(err.matches("transposition table saved").count(), 2, "{err}");
+    assert_eq!(std::fs::metadata(&file).unwrap().len(), 256 + (16 << 20));
+    let again = with_file("--max-seconds 0.5");
+    let again = mancala(&again.iter().map(String::as_str).collect::<Vec<_>>());
+    let err = String::from_utf8_lossy(&again.stderr);
+    assert!(err.contains("read back from"), "{err}");
 }
 
 /// Ctrl-C during a long solve stops it the way a time limit does: the bounds proven so far

@@ -49,6 +49,12 @@ pub struct Interrupted {
 /// so a chatty run cannot block on them.
 #[cfg(unix)]
 pub fn interrupt_once(args: &[&str], cue: &str, after: Duration) -> Interrupted {
+    signal_once(args, cue, after, libc::SIGINT)
+}
+
+/// [`interrupt_once`] with another signal (SIGTERM, as `kill` sends).
+#[cfg(unix)]
+pub fn signal_once(args: &[&str], cue: &str, after: Duration, signal: libc::c_int) -> Interrupted {
     use std::io::{BufRead, BufReader, Read};
     use std::process::Stdio;
     use std::sync::mpsc;
@@ -101,11 +107,11 @@ pub fn interrupt_once(args: &[&str], cue: &str, after: Duration) -> Interrupted 
             }
         }
     }
-    sigint(&child);
+    send(&child, signal);
     let status = wait_within(
         &mut child,
         Duration::from_secs(60),
-        "the run, after Ctrl-C,",
+        "the run, after the signal,",
     );
     stderr.join().expect("stderr reader");
     seen.extend(lines.try_iter().map(|l| l + "\n"));
@@ -133,12 +139,18 @@ pub fn sigint_in_child(command: &mut Command, action: libc::sighandler_t) {
 /// Sends `child` SIGINT, as Ctrl-C at a terminal does.
 #[cfg(unix)]
 pub fn sigint(child: &Child) {
+    send(child, libc::SIGINT);
+}
+
+/// Sends `child` the signal `signal`.
+#[cfg(unix)]
+pub fn send(child: &Child, signal: libc::c_int) {
     let pid = libc::pid_t::try_from(child.id()).expect("a pid");
     // SAFETY: a signal to a child this test started and has not yet waited for.
     assert_eq!(
-        unsafe { libc::kill(pid, libc::SIGINT) },
+        unsafe { libc::kill(pid, signal) },
         0,
-        "SIGINT to {pid}"
+        "signal {signal} to {pid}"
     );
 }
 
