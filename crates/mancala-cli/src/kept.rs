@@ -23,8 +23,7 @@ pub fn claim(path: &Path, rules: &Rules) -> Result<Claim> {
 /// fails now, not after hours of search.
 pub fn open(oracle: &mut Oracle, claim: Claim, hash_mb: usize, quiet: bool) -> Result<TableFile> {
     let path = claim.path().to_path_buf();
-    let path = path.as_path();
-    let (file, opened) = oracle.keep_table(claim).map_err(|e| advice(e, path))?;
+    let (file, opened) = oracle.keep_table(claim).map_err(|e| advice(e, &path))?;
     match opened {
         Opened::Fresh => {
             if !quiet {

@@ -53,9 +53,10 @@ pub struct SolveCmd {
     /// Keep the transposition table in FILE: read back at the start when the file exists (a
     /// table written for the same values, by any position's search; its size wins over
     /// --hash), saved every --save-minutes while the search runs and when it ends or is
-    /// stopped (Ctrl-C, or SIGTERM, which then stops the search as Ctrl-C does). A proof too long for one run, or a run killed, goes on from what was proven.
-    /// The file is as big as the table, and a save needs room for a second copy while it is
-    /// written (the old file stays whole until the new one is in place)
+    /// stopped (Ctrl-C, or SIGTERM, which then stops the search as Ctrl-C does). A proof too
+    /// long for one run, or a run killed, goes on from what was proven. The file is as big as
+    /// the table, and a save needs room for a second copy while it is written (the old file
+    /// stays whole until the new one is in place)
     #[arg(long, value_name = "FILE")]
     hash_file: Option<PathBuf>,
 
