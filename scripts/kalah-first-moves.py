@@ -80,8 +80,11 @@ def main():
         words = [binary, "play", variant, *rule_options, "--json"]
         if moves:
             words += ["--moves", ",".join(map(str, moves))]
-        return json.loads(subprocess.run(words, capture_output=True, text=True,
-                                         check=True).stdout)
+        out = subprocess.run(words, capture_output=True, text=True)
+        if out.returncode != 0:
+            # The rules given after `--` are wrong (or MANCALA is not the binary): its words.
+            sys.exit(f"{' '.join(words)} failed:\n{out.stderr.strip()}")
+        return json.loads(out.stdout)
 
     # Every line of play from the start that ends the root player's turn.
     lines = []
@@ -96,6 +99,12 @@ def main():
 
     expand([])
 
+    # Answers are appended as they come: a journal that cannot be written fails now, not
+    # after the first hour of search.
+    try:
+        open(journal, "a").close()
+    except OSError as e:
+        sys.exit(f"the journal {journal} cannot be written: {e.strerror}")
     settled = {}
     try:
         with open(journal) as f:
