@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Proves "the value of a Kalah start is at most T" one first move at a time, resumably; or
-proves each first move's claimed value.
+"""Proves "the value of a Kalah start is at most T" one line of play at a time, resumably; or
+proves the claimed values of first moves and lines of play.
 
 Usage: scripts/kalah-first-moves.py MANCALA DIR T JOURNAL [-- OPTION...]
-       scripts/kalah-first-moves.py MANCALA DIR V1,V2,...,Vm JOURNAL [-- OPTION...]
+       scripts/kalah-first-moves.py MANCALA DIR CLAIMS JOURNAL [-- OPTION...]
 
 The start is worth at most T exactly when every first move is. A first move whose last seed
 falls into the store gives the mover another move, so it stands for each of its follow-ups
@@ -15,13 +15,14 @@ minutes to hours, instead of one question whose progress cannot be seen or kept.
 
 Each question's progress (and, with --hash-file, each save) goes to standard error as
 `mancala solve` prints it; add -q to the options for none. Each answer is appended to JOURNAL
-(JSON lines) as soon as it comes; a later run with the same journal skips the questions
-already settled, so a proof can be carried on over several sessions. Ctrl-C stops the question
-under way the way it stops `mancala solve` (its table saved first, with --hash-file) and then
-the script; it is asked again next time, from nothing, or with `--hash-file F` among the
-options from the table last saved in F, where every question also starts from what the
-earlier ones proved. Prints each line of play, its question and its answer, and at the end
-whether the start is proven at most T, shown above T, or not yet settled.
+(JSON lines, with the rules it was found under) as soon as it comes; a later run with the same
+journal and rules skips the questions already settled, so a proof can be carried on over
+several sessions. Ctrl-C stops the question under way the way it stops `mancala solve` (its
+table saved first, with --hash-file) and then the script; it is asked again next time, from
+nothing, or with `--hash-file F` among the options from the table last saved in F, where every
+question also starts from what the earlier ones proved. Prints each line of play, its question
+and its answer, and at the end whether the start is proven at most T, shown above T, or not
+yet settled.
 
 OPTION... go to every `mancala solve` (the variant first), e.g.
   scripts/kalah-first-moves.py target/release/mancala D 2 j.jsonl -- kalah --seeds 6 \\
@@ -30,19 +31,54 @@ asks whether Kalah 6x6 with empty capture is worth at most +2 (published: exactl
 31-seed tables. The cheapest-looking questions (the moves with the most slack by the
 depth-limited search's guess) are not picked first: the order is the lines' own.
 
-With a list of values instead of T (one a pit, '-' for a move not asked), each first move's
-claimed value v is proven or refuted: every line of play starting with the move at most v
-(the same questions as above with T = v) and one of them at least v (the opponent's position
-after it not worth g - v + 1). Prints, for each move, "worth exactly v", "worth more than v",
-"worth less than v" or what is still open. The same journal serves both forms: an answer
-found for one is not asked again by the other. E.g. with the options above and the
-published first-move values of Kalah 6x6 with empty capture, T = +2,+2,0,0,0,-2.
+CLAIMS, in place of T, proves or refutes claimed values: a comma-separated list of one value
+per pit in pit order ('-' for a pit not asked), e.g. +2,+2,0,0,0,-2, or of NAME=V items that
+name a first move or a line of play as the output does (pits numbered from 1), e.g. 1-4=0,2=+2.
+A move or line is worth exactly v when every line of play it starts is worth at most v (the
+same questions as above with T = v) and one of them at least v (the opponent's position after
+it not worth at least g - v + 1). Prints, for each claim, "worth exactly v", "worth more than
+v", "worth less than v" or what is still open, and at the end how many claims are proven. The
+two forms share the journal: a question answered for one is not asked again by the other.
+
+Exits with status 0 when every question needed was answered (whatever the answers), 1 when a
+`mancala solve` failed or a time limit (`--max-seconds`) left one open, 130 on Ctrl-C.
 """
 import json
 import signal
 import subprocess
 import sys
 import time
+
+
+class SolveFailed(Exception):
+    """A `mancala solve` ended without an answer (its error is above)."""
+
+
+def parse_claims(text, lines, pits):
+    """The (name, moves, value) of each claim in `text`, in its order; exits on a bad one."""
+    names = {}
+    for moves, _ in lines:
+        for k in range(1, len(moves) + 1):
+            prefix = tuple(moves[:k])
+            names.setdefault("-".join(str(p + 1) for p in prefix), prefix)
+    items = [w.strip() for w in text.split(",")]
+    claims = []
+    if all("=" not in w for w in items):
+        if len(items) != pits:
+            sys.exit(f"{text!r} claims {len(items)} values, but a side has {pits} pits: give "
+                     "one a pit ('-' for a pit not asked), or NAME=V items")
+        items = [f"{p}={w}" for p, w in enumerate(items, start=1) if w != "-"]
+    for w in items:
+        name, _, value = w.partition("=")
+        name = name.strip()
+        if name not in names:
+            sys.exit(f"{name!r} names no first move or line of play here; they are: "
+                     + ", ".join(sorted(names, key=lambda n: names[n])))
+        try:
+            claims.append((name, names[name], int(value)))
+        except ValueError:
+            sys.exit(f"{w!r}: the value after '=' must be a whole number")
+    return claims
 
 
 def main():
@@ -53,16 +89,14 @@ def main():
         args = args[:args.index("--")]
     if len(args) != 4 or not extra:
         sys.exit(__doc__)
-    binary, folder, journal = args[0], args[1], args[3]
-    # T is a bound on the start, or one claimed value a first move ('-' for a move not asked).
-    most, claims = None, None
-    try:
-        if "," in args[2]:
-            claims = [None if w.strip() == "-" else int(w) for w in args[2].split(",")]
-        else:
-            most = int(args[2])
-    except ValueError:
-        sys.exit(f"T must be a whole number or a list such as +2,+2,0,0,0,-2, not {args[2]!r}")
+    binary, folder, spec, journal = args
+    most = None
+    if "," not in spec and "=" not in spec:
+        try:
+            most = int(spec)
+        except ValueError:
+            sys.exit(f"T must be a whole number, or CLAIMS a list such as +2,+2,0,0,0,-2 or "
+                     f"1-4=0,2=+2; not {spec!r}")
     variant, options = extra[0], extra[1:]
     # `play` takes the rule options only; `solve` all of them.
     rule_options, i = [], 0
@@ -75,6 +109,7 @@ def main():
             i += 1
         else:
             i += 1
+    rules = " ".join([variant, *rule_options])
 
     def play(moves):
         words = [binary, "play", variant, *rule_options, "--json"]
@@ -93,11 +128,13 @@ def main():
         state = play(moves)
         if moves and (state["over"] or state["to_move"] != "south"):
             lines.append((moves, state))
-            return
+            return state
         for pit in state["legal"]:
             expand(moves + [pit])
+        return state
 
-    expand([])
+    start = expand([])
+    claims = None if most is not None else parse_claims(spec, lines, len(start["pits"]) // 2)
 
     # Answers are appended as they come: a journal that cannot be written fails now, not
     # after the first hour of search.
@@ -106,14 +143,12 @@ def main():
     except OSError as e:
         sys.exit(f"the journal {journal} cannot be written: {e.strerror}")
     settled = {}
-    try:
-        with open(journal) as f:
-            for row in f:
-                row = json.loads(row)
-                if row.get("answer") is not None:
-                    settled[(row["position"], row["at_least"])] = row
-    except FileNotFoundError:
-        pass
+    with open(journal) as f:
+        for row in f:
+            row = json.loads(row)
+            # A row without rules predates their record; one of other rules is not this game's.
+            if row.get("answer") is not None and row.get("rules", rules) == rules:
+                settled[(row["position"], row["at_least"])] = row
 
     # Ctrl-C reaches the question under way too (one process group): it stops and saves,
     # and this script must wait for that instead of killing it, then stop. Each stop is
@@ -123,8 +158,8 @@ def main():
 
     def ask(name, position, threshold):
         """The journal's or a new answer to "is the opponent's `position` worth at least
-        `threshold` to it?": (True/False, how it was had), (None, how) when a time limit ran
-        out; exits on Ctrl-C; None when `mancala solve` failed."""
+        `threshold` to it?": True or False, or None when a time limit left it open, and how it
+        was had. Exits on Ctrl-C; raises SolveFailed when `mancala solve` failed."""
         key = (position, threshold)
         if key in settled:
             return settled[key]["answer"], "journal"
@@ -145,7 +180,8 @@ def main():
         # An answer printed is journalled, even if the command failed after it (its
         # table's last save): hours of search are not asked for again.
         if row is not None and (row.get("answer") is not None or out.returncode == 0):
-            row.update(position=position, line=name, wall=round(time.time() - started, 1))
+            row.update(position=position, line=name, rules=rules,
+                       wall=round(time.time() - started, 1))
             with open(journal, "a") as f:
                 f.write(json.dumps(row) + "\n")
         answered = row is not None and row.get("answer") is not None
@@ -154,7 +190,7 @@ def main():
             sys.exit(130)
         if not answered and (out.returncode != 0 or row is None):
             print(f"{name:>8}: mancala solve failed (its error is above)")
-            return None
+            raise SolveFailed()
         if out.returncode != 0:
             # Answered, then stopped or failed (its table's save): the answer stands.
             interrupted.append(out.returncode == 130)
@@ -162,7 +198,6 @@ def main():
         if answered:
             settled[key] = row
         else:
-            # A time limit (`--max-seconds`) ran out.
             how += f"; bounds {row['bounds']}"
         return row.get("answer"), how
 
@@ -183,122 +218,124 @@ def main():
             return name, south - north + sum(pits[:m]) - sum(pits[m:]), None, None
         return name, None, " ".join(map(str, pits[m:] + pits[:m])), south - north
 
-    if claims is not None:
-        prove_claims(lines, claims, ask, line_facts, stop_if_interrupted)
-        return
-
-    verdicts = []
-    for moves, state in lines:
+    def at_most(moves, state, v):
+        """Is the line worth at most `v`? True, False or None (open), printed."""
         name, over, position, g = line_facts(moves, state)
         if over is not None:
-            ok = over <= most
-            print(f"{name:>8}: game over, worth {over:+}: {'at most' if ok else 'above'} {most:+}")
-            verdicts.append(ok)
-            continue
-        threshold = g - most
-        got = ask(name, position, threshold)
-        if got is None:
-            verdicts.append(None)
-            break
-        ok, how = got
+            print(f"{name:>8}: game over, worth {over:+}: {'at most' if over <= v else 'above'} "
+                  f"{v:+}")
+            return over <= v
+        ok, how = ask(name, position, g - v)
         if ok is None:
-            # A time limit ran out: go on with the other lines.
-            print(f"{name:>8}: not settled ({how})")
-            verdicts.append(None)
-            continue
-        print(f"{name:>8}: opponent's {position} at least {threshold:+}? "
-              f"{'yes' if ok else 'no'} ({how}): the line is worth "
-              f"{'at most' if ok else 'more than'} {most:+}")
-        verdicts.append(ok)
-        stop_if_interrupted()
-        if not ok:
-            break
-
-    if verdicts and all(v is True for v in verdicts) and len(verdicts) == len(lines):
-        print(f"the start is worth at most {most:+}: every one of {len(lines)} lines proven")
-    elif False in verdicts:
-        print(f"the start is worth more than {most:+}")
-    else:
-        done = sum(v is True for v in verdicts)
-        print(f"not settled: {done} of {len(lines)} lines proven at most {most:+} so far")
-
-
-def prove_claims(lines, claims, ask, line_facts, stop_if_interrupted):
-    """Each claimed first move's value v, proven exactly or refuted: every line of play that
-    starts with the move worth at most v (the opponent's position after it worth at least
-    g - v), and one of them at least v (the opponent's worth at most g - v, that is, not at
-    least g - v + 1). Prints each answer and a verdict for each first move."""
-    verdicts = []
-    for pit, v in enumerate(claims, start=1):
-        if v is None:
-            continue
-        own = [(moves, state) for moves, state in lines if moves[0] + 1 == pit]
-        if not own:
-            print(f"  move {pit}: not a legal first move")
-            verdicts.append(None)
-            continue
-        # At most v: every line.
-        most = True
-        for moves, state in own:
-            name, over, position, g = line_facts(moves, state)
-            if over is not None:
-                ok = over <= v
-                print(f"{name:>8}: game over, worth {over:+}")
-            else:
-                got = ask(name, position, g - v)
-                if got is None:
-                    return
-                ok, how = got
-                if ok is None:
-                    print(f"{name:>8}: at most {v:+}? not settled ({how})")
-                else:
-                    print(f"{name:>8}: opponent's {position} at least {g - v:+}? "
-                          f"{'yes' if ok else 'no'} ({how}): the line is worth "
-                          f"{'at most' if ok else 'more than'} {v:+}")
-                stop_if_interrupted()
-            if ok is not True:
-                most = ok
-                break
-        # At least v: one line (needless once a line is worth more than v).
-        least = True if most is False else False
-        for moves, state in own if most is not False else []:
-            name, over, position, g = line_facts(moves, state)
-            if over is not None:
-                ok = over >= v
-            else:
-                got = ask(name, position, g - v + 1)
-                if got is None:
-                    return
-                no, how = got
-                ok = None if no is None else not no
-                if ok is None:
-                    print(f"{name:>8}: at least {v:+}? not settled ({how})")
-                else:
-                    print(f"{name:>8}: opponent's {position} at least {g - v + 1:+}? "
-                          f"{'no' if ok else 'yes'} ({how}): the line is worth "
-                          f"{'at least' if ok else 'less than'} {v:+}")
-                stop_if_interrupted()
-            if ok:
-                least = True
-                break
-            if ok is None:
-                least = None
-        if most is True and least is True:
-            verdict = f"worth exactly {v:+}"
-        elif most is False:
-            verdict = f"worth more than {v:+}"
-        elif least is False:
-            verdict = f"worth less than {v:+}"
-        elif most is True:
-            verdict = f"worth at most {v:+}; at least {v:+} not settled"
-        elif least is True:
-            verdict = f"worth at least {v:+}; at most {v:+} not settled"
+            print(f"{name:>8}: at most {v:+}? not settled ({how})")
         else:
-            verdict = "not settled"
-        print(f"  move {pit}: {verdict}")
-        verdicts.append(most is True and least is True)
-    proven = sum(v is True for v in verdicts)
-    print(f"{proven} of {len(verdicts)} claimed first-move values proven")
+            print(f"{name:>8}: opponent's {position} at least {g - v:+}? "
+                  f"{'yes' if ok else 'no'} ({how}): the line is worth "
+                  f"{'at most' if ok else 'more than'} {v:+}")
+        stop_if_interrupted()
+        return ok
+
+    def at_least(moves, state, v):
+        """Is the line worth at least `v`? True, False or None (open), printed."""
+        name, over, position, g = line_facts(moves, state)
+        if over is not None:
+            print(f"{name:>8}: game over, worth {over:+}: "
+                  f"{'at least' if over >= v else 'less than'} {v:+}")
+            return over >= v
+        no, how = ask(name, position, g - v + 1)
+        if no is None:
+            print(f"{name:>8}: at least {v:+}? not settled ({how})")
+        else:
+            print(f"{name:>8}: opponent's {position} at least {g - v + 1:+}? "
+                  f"{'yes' if no else 'no'} ({how}): the line is worth "
+                  f"{'less than' if no else 'at least'} {v:+}")
+        stop_if_interrupted()
+        return None if no is None else not no
+
+    try:
+        if claims is None:
+            open_lines = bound_start(lines, most, at_most)
+        else:
+            open_lines = prove_claims(lines, claims, at_most, at_least)
+    except SolveFailed:
+        sys.exit(1)
+    sys.exit(1 if open_lines else 0)
+
+
+def bound_start(lines, most, at_most):
+    """Whether the start is worth at most `most`, line by line; prints the verdict and returns
+    whether a line was left open."""
+    verdicts = []
+    try:
+        for moves, state in lines:
+            ok = at_most(moves, state, most)
+            verdicts.append(ok)
+            if ok is False:
+                break
+    finally:
+        if verdicts and all(v is True for v in verdicts) and len(verdicts) == len(lines):
+            print(f"the start is worth at most {most:+}: every one of {len(lines)} lines "
+                  "proven")
+        elif False in verdicts:
+            print(f"the start is worth more than {most:+}")
+        else:
+            done = sum(v is True for v in verdicts)
+            print(f"not settled: {done} of {len(lines)} lines proven at most {most:+} so far")
+    return None in verdicts
+
+
+def prove_claims(lines, claims, at_most, at_least):
+    """Each claimed value v of a first move or line of play, proven or refuted: every line of
+    play it starts worth at most v, and one of them at least v. Prints a verdict for each
+    claim and returns whether a question was left open."""
+    proven, left_open = 0, False
+    done = 0
+    try:
+        for name, prefix, v in claims:
+            own = [(moves, state) for moves, state in lines
+                   if tuple(moves[:len(prefix)]) == prefix]
+            # At most v: every line; a line left open does not stop the others, one worth
+            # more than v settles the claim.
+            most = True
+            for moves, state in own:
+                ok = at_most(moves, state, v)
+                if ok is False:
+                    most = False
+                    break
+                if ok is None:
+                    most = None
+            # At least v: one line (needless once a line is worth more than v).
+            least = most is False
+            if most is not False:
+                for moves, state in own:
+                    ok = at_least(moves, state, v)
+                    if ok:
+                        least = True
+                        break
+                    if ok is None:
+                        least = None
+            if most is True and least is True:
+                verdict = f"worth exactly {v:+}"
+                proven += 1
+            elif most is False:
+                verdict = f"worth more than {v:+}"
+            elif least is False:
+                verdict = f"worth less than {v:+}"
+            elif most is True:
+                verdict = f"worth at most {v:+}; at least {v:+} not settled"
+            elif least is True:
+                verdict = f"worth at least {v:+}; at most {v:+} not settled"
+            else:
+                verdict = "not settled"
+            left_open |= most is None or least is None
+            print(f"{name:>8}: {verdict}")
+            done += 1
+    finally:
+        if done < len(claims):
+            print(f"{claims[done][0]:>8}: not settled")
+        print(f"{proven} of {len(claims)} claimed values proven")
+    return left_open
+
 
 if __name__ == "__main__":
     main()

@@ -9,16 +9,23 @@ from test_oracle import cli, run_json
 
 SCRIPTS = pathlib.Path(__file__).resolve().parents[2] / "scripts"
 START = "3 3 3 3 3 3 3 3 3 3 3 3"
+# The opponent's position after line 4-1 of Kalah 6x3 (pit 4 ends in the store, then pit 1).
+AFTER_4_1 = "3 3 0 3 3 3 0 4 4 0 4 4"
 
 
-def first_moves(tables, t, journal):
-    """`scripts/kalah-first-moves.py` on Kalah 6x3: its printed lines."""
+def first_moves(tables, t, journal, binary=None, rules=("--seeds", "3"), status=0):
+    """`scripts/kalah-first-moves.py` on Kalah (6x3 unless told): its printed lines."""
     out = subprocess.run(
-        [sys.executable, str(SCRIPTS / "kalah-first-moves.py"), cli(), str(tables), t,
-         str(journal), "--", "kalah", "--seeds", "3", "-q"],
-        check=True, capture_output=True, text=True,
-    ).stdout
-    return out.splitlines()
+        [sys.executable, str(SCRIPTS / "kalah-first-moves.py"), binary or cli(), str(tables),
+         t, str(journal), "--", "kalah", *rules, "-q"],
+        capture_output=True, text=True,
+    )
+    assert out.returncode == status, out.stdout + out.stderr
+    return out.stdout.splitlines()
+
+
+def verdict(name, words):
+    return f"{name:>8}: {words}"
 
 
 def test_first_move_values_agree_with_the_exact_query(kalah_tables, tmp_path):
@@ -28,21 +35,29 @@ def test_first_move_values_agree_with_the_exact_query(kalah_tables, tmp_path):
                      str(kalah_tables), "--json", "-q")
     values = [m["value"] for m in sorted(exact["moves"], key=lambda m: m["pit"])]
     assert exact["value"] == 2 and max(values) == 2 and len(values) == 6
+    # Pit 4 ends in the store: its value is the best of five lines, worth different amounts.
+    assert values[3] == -2
     journal = tmp_path / "journal.jsonl"
     claims = ",".join(f"{v:+}" for v in values)
     out = first_moves(kalah_tables, claims, journal)
     for pit, v in enumerate(values, start=1):
-        assert f"  move {pit}: worth exactly {v:+}" in out
-    assert out[-1] == "6 of 6 claimed first-move values proven"
+        assert verdict(str(pit), f"worth exactly {v:+}") in out
+    assert out[-1] == "6 of 6 claimed values proven"
 
-    # Claims one off either way are refuted; '-' skips a move.
+    # Claims one off either way are refuted; '-' skips a move; a line of play by its name.
     off = [f"{v + 1:+}" if pit == 5 else f"{v - 1:+}" if pit == 1 else "-"
            for pit, v in enumerate(values, start=1)]
     out = first_moves(kalah_tables, ",".join(off), journal)
-    assert f"  move 1: worth more than {values[0] - 1:+}" in out
-    assert f"  move 5: worth less than {values[4] + 1:+}" in out
-    assert not any(line.startswith("  move 2") for line in out)
-    assert out[-1] == "0 of 2 claimed first-move values proven"
+    assert verdict("1", f"worth more than {values[0] - 1:+}") in out
+    assert verdict("5", f"worth less than {values[4] + 1:+}") in out
+    assert not any(line.startswith(" " * 7 + "2") for line in out)
+    assert out[-1] == "0 of 2 claimed values proven"
+    out = first_moves(kalah_tables, "4=-1,4-5=-2,4-1=-2", journal)
+    # Every line of pit 4 is shown below -1, line 4-5 exactly -2, line 4-1 below it.
+    assert verdict("4", "worth less than -1") in out
+    assert verdict("4-5", "worth exactly -2") in out
+    assert verdict("4-1", "worth less than -2") in out
+    assert out[-1] == "1 of 3 claimed values proven"
 
     # The bound on the start, from the same journal: the value and one below it.
     assert first_moves(kalah_tables, "2", journal)[-1] == (
@@ -51,3 +66,49 @@ def test_first_move_values_agree_with_the_exact_query(kalah_tables, tmp_path):
     rows = [json.loads(r) for r in journal.read_text().splitlines()]
     # Every question asked once: the journal answered the repeated ones.
     assert len({(r["position"], r["at_least"]) for r in rows}) == len(rows)
+    assert {r["rules"] for r in rows} == {"kalah --seeds 3"}
+    # The journal's answers are not taken for another game's.
+    other = tmp_path / "other.jsonl"
+    other.write_text("".join(json.dumps(dict(r, rules="kalah --seeds 3 --empty-capture")) + "\n"
+                             for r in rows))
+    out = first_moves(kalah_tables, "2", other)
+    assert "(journal)" not in "\n".join(out) and out[-1].startswith("the start is worth at most")
+
+
+def test_first_moves_with_lines_that_end_the_game(kalah_tables, tmp_path):
+    # Kalah with 2 pits and 2 seeds: line 1-2 ends the game (worth -4), move 2 is best (-2).
+    rules = ("--pits", "2", "--seeds", "2")
+    exact = run_json("query", "kalah", *rules, "2 2 2 2", "--exact", "--dir", str(kalah_tables),
+                     "--json", "-q")
+    assert [m["value"] for m in sorted(exact["moves"], key=lambda m: m["pit"])] == [-4, -2]
+    out = first_moves(kalah_tables, "-4,-2", tmp_path / "j.jsonl", rules=rules)
+    assert verdict("1-2", "game over, worth -4: at most -4") in out
+    assert verdict("1", "worth exactly -4") in out and verdict("2", "worth exactly -2") in out
+
+
+def test_first_moves_when_a_question_is_left_open_or_fails(kalah_tables, tmp_path):
+    # A binary that answers every question but one as the real one does: for the position
+    # after line 4-1 it either runs out of time (no answer) or fails.
+    def wrapper(name, body):
+        path = tmp_path / name
+        path.write_text(f'#!/bin/sh\ncase "$*" in *"{AFTER_4_1}"*) {body} ;; esac\n'
+                        f'exec "{cli()}" "$@"\n')
+        path.chmod(0o755)
+        return str(path)
+
+    open_one = wrapper("timeout.sh", 'echo \'{"answer": null, "bounds": [-36, 36], "nodes": 7, '
+                                     '"seconds": 0.0}\'; exit 0')
+    failing = wrapper("fails.sh", "echo 'error: a table file is damaged' >&2; exit 1")
+    # Pit 4 is worth -2: claimed -3, the open line 4-1 does not keep the others from
+    # refuting it; claimed -2, its "at most" is left open by 4-1.
+    out = first_moves(kalah_tables, "4=-3", tmp_path / "a.jsonl", binary=open_one)
+    assert verdict("4-1", "at most -3? not settled (0.0 s, 7 nodes; bounds [-36, 36])") in out
+    assert verdict("4", "worth more than -3") in out
+    out = first_moves(kalah_tables, "4=-2", tmp_path / "b.jsonl", binary=open_one, status=1)
+    assert verdict("4", "worth at least -2; at most -2 not settled") in out
+    out = first_moves(kalah_tables, "4=-2,5=+2", tmp_path / "c.jsonl", binary=failing, status=1)
+    assert verdict("4-1", "mancala solve failed (its error is above)") in out
+    assert verdict("4", "not settled") in out
+    assert out[-1] == "0 of 2 claimed values proven"
+    out = first_moves(kalah_tables, "2", tmp_path / "d.jsonl", binary=failing, status=1)
+    assert out[-1].startswith("not settled: 3 of 10 lines proven at most +2")
