@@ -92,7 +92,7 @@ def test_first_moves_when_a_question_is_left_open_or_fails(kalah_tables, tmp_pat
     def wrapper(name, body):
         path = tmp_path / name
         path.write_text(f'#!/bin/sh\ncase "$*" in *"{AFTER_4_1}"*) {body} ;; esac\n'
-                        f'exec "{cli()}" "$@"\n')
+                        f'exec "{pathlib.Path(cli()).resolve()}" "$@"\n')
         path.chmod(0o755)
         return str(path)
 
