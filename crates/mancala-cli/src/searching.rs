@@ -279,8 +279,25 @@ impl Observer for Printer {
         let depth = p
             .depth
             .map_or("proof".to_string(), |d| format!("depth {d}"));
+        // In the proof, the root test under way: "at least +3?" and the moves answered. An
+        // hour-long question moves only there until its answer.
+        let step = match (p.depth, p.step) {
+            (None, Some(s)) => {
+                let moves = if s.moves == 1 { "move" } else { "moves" };
+                let yes = if s.reached > 0 {
+                    format!(", {} yes", s.reached)
+                } else {
+                    String::new()
+                };
+                format!(
+                    "  at least {:+}? {} of {} {moves} no{yes}",
+                    s.threshold, s.below, s.moves
+                )
+            }
+            _ => String::new(),
+        };
         eprintln!(
-            "{depth:>9}  value in [{:+}, {:+}]  {:>14} nodes  {:>6.2} M nodes/s  {:>8.1} s",
+            "{depth:>9}  value in [{:+}, {:+}]  {:>14} nodes  {:>6.2} M nodes/s  {:>8.1} s{step}",
             p.lo,
             p.hi,
             crate::tiers::group(p.nodes as u128),

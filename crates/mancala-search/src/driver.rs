@@ -429,6 +429,7 @@ fn run_set(
         return true;
     }
     let set = Arc::new(TaskSet::new(tasks, stop, expect));
+    w.shared().set_step(set.clone());
     posts.post(set.clone());
     participate(w, &set);
     if w.halt.is_some() || !set.finished() {

@@ -185,6 +185,7 @@ impl<'a> Worker<'a> {
             hi,
             nodes: self.shared.nodes() + self.unpublished,
             seconds: t,
+            step: self.shared.step(),
         });
     }
 

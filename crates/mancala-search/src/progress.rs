@@ -14,6 +14,28 @@ pub struct Progress {
     pub nodes: u64,
     /// Time since the search started.
     pub seconds: f64,
+    /// The proof's latest test at the root, move by move (once the proof phase began).
+    pub step: Option<Step>,
+}
+
+/// How far the proof's latest test at the root ("is a move worth at least `threshold`?",
+/// asked of each move in turn) has come. In an hour-long question the bounds stay put until
+/// its end; the moves answered are what moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// The test: at least this much, for the side to move at the root.
+    pub threshold: i32,
+    /// Root moves the test asks about (those whose proven interval does not answer it).
+    pub moves: usize,
+    /// Moves proven below the threshold so far.
+    pub below: usize,
+    /// Moves proven to reach it so far.
+    pub reached: usize,
+}
+
+/// Something that can say how far a root test has come (the root's task sets).
+pub(crate) trait Tally: Send + Sync {
+    fn tally(&self) -> Step;
 }
 
 impl Progress {

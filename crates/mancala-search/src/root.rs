@@ -15,6 +15,7 @@
 //! bounds the value from above and tells which moves are best.
 
 use crate::node::{Cancel, Worker, UNLIMITED};
+use crate::progress::{Step, Tally};
 use mancala_rules::{Board, Child, Next, Node};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, Condvar, Mutex};
@@ -162,6 +163,19 @@ pub fn participate(w: &mut Worker<'_>, set: &Arc<TaskSet>) {
             None => std::thread::yield_now(),
         }
         from += 1;
+    }
+}
+
+impl Tally for TaskSet {
+    fn tally(&self) -> Step {
+        let answers = self.answers();
+        let answered = answers.iter().flatten();
+        Step {
+            threshold: self.tasks.first().map_or(0, |t| t.t),
+            moves: self.tasks.len(),
+            below: answered.clone().filter(|a| !a.success).count(),
+            reached: answered.filter(|a| a.success).count(),
+        }
     }
 }
 

@@ -58,3 +58,43 @@ fn fixed_depth_runs_are_reproducible() {
     assert_eq!(first, again);
     assert!(first.1 > 1000);
 }
+
+/// Progress reports in the proof phase say how far its latest root test has come: the
+/// question "at least +2?" of Kalah 6x3 (yes) ends with a test at +2 that one move reaches,
+/// and an exact solve (+2) ends with the tests that show no move reaches +3.
+#[test]
+fn progress_tells_how_far_each_root_test_has_come() {
+    let rules = kalah(6, 3, false);
+    let opts = Options {
+        hash_mb: 64,
+        threads: 1,
+        ..Options::default()
+    };
+    let mut solver = Solver::new(&rules, None, opts).unwrap();
+    let moves = rules.pits();
+    let seen = std::sync::Mutex::new(Vec::new());
+    let record = |p: &mancala_search::Progress| seen.lock().unwrap().push(*p);
+    let s = solver.at_least(rules.start(), 2, &record).unwrap();
+    assert!(s.lo >= 2);
+    let steps: Vec<_> = seen.lock().unwrap().iter().filter_map(|p| p.step).collect();
+    for st in &steps {
+        assert!(
+            st.below + st.reached <= st.moves && st.moves <= moves,
+            "{st:?}"
+        );
+    }
+    let last = steps.last().expect("a root test reported");
+    assert_eq!((last.threshold, last.reached), (2, 1), "{last:?}");
+
+    seen.lock().unwrap().clear();
+    let s = solver.solve(rules.start(), &record).unwrap();
+    assert_eq!(s.value, Some(2));
+    let steps: Vec<_> = seen.lock().unwrap().iter().filter_map(|p| p.step).collect();
+    let last = steps.last().expect("a root test reported");
+    // The last test: every move still open, against the value or one above it, none above.
+    assert!(last.threshold == 2 || last.threshold == 3, "{last:?}");
+    assert_eq!(last.below + last.reached, last.moves, "{last:?}");
+    assert!(steps
+        .iter()
+        .any(|st| st.threshold == 3 && st.reached == 0 && st.below > 0));
+}
