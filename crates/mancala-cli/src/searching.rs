@@ -289,8 +289,15 @@ impl Observer for Printer {
                 } else {
                     String::new()
                 };
+                // Inside the move under test: its replies searched so far.
+                let on = match s.on_move {
+                    Some((pit, done, of)) if of > 0 => {
+                        format!("; under move {pit}: {done} of {of} searched")
+                    }
+                    _ => String::new(),
+                };
                 format!(
-                    "  at least {:+}? {} of {} {moves} no{yes}",
+                    "  at least {:+}? {} of {} {moves} no{yes}{on}",
                     s.threshold, s.below, s.moves
                 )
             }

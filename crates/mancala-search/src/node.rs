@@ -13,7 +13,7 @@
 //! other is stored as heuristic only (graph-history interaction).
 
 use crate::probe::Probe;
-use crate::progress::{Observer, Progress};
+use crate::progress::{Observer, Progress, Step};
 use crate::shared::Shared;
 use crate::tt::{hash, Bound, Tt, Update, NO_MOVE};
 use mancala_rules::{byte_sum, Board, Child, Children, Next, Rules, MAX_MOVES};
@@ -107,6 +107,9 @@ pub struct Worker<'a> {
     observer: Option<&'a dyn Observer>,
     pub depth_shown: Option<u32>,
     last_report: f64,
+    /// The root move whose test this thread is on (pit), and how many of that move's
+    /// replies its search has finished of how many: progress inside a long root test.
+    pub on_move: Option<(u8, u8, u8)>,
 }
 
 impl<'a> Worker<'a> {
@@ -135,6 +138,7 @@ impl<'a> Worker<'a> {
             observer,
             depth_shown: None,
             last_report: 0.0,
+            on_move: None,
         }
     }
 
@@ -185,7 +189,10 @@ impl<'a> Worker<'a> {
             hi,
             nodes: self.shared.nodes() + self.unpublished,
             seconds: t,
-            step: self.shared.step(),
+            step: self.shared.step().map(|s| Step {
+                on_move: self.on_move,
+                ..s
+            }),
         });
     }
 
@@ -471,6 +478,13 @@ impl<'a> Worker<'a> {
         let mut rep = NO_REP;
         let mut deferred = [0u8; MAX_MOVES];
         let mut deferred_count = 0;
+        // At a root task's first node, what progress reports show of it.
+        let mut finished = 0u8;
+        if ply == 0 {
+            if let Some((_, done, of)) = &mut self.on_move {
+                (*done, *of) = (0, count as u8);
+            }
+        }
         for pass in 0..2 {
             let (list, len) = if pass == 0 {
                 (order, count)
@@ -518,6 +532,12 @@ impl<'a> Worker<'a> {
                         self.path.pop();
                     }
                     return Score::heuristic(0);
+                }
+                if ply == 0 {
+                    finished += 1;
+                    if let Some((_, done, _)) = &mut self.on_move {
+                        *done = finished;
+                    }
                 }
                 if v >= gamma {
                     if self.cycles {

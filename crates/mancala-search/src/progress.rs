@@ -31,6 +31,9 @@ pub struct Step {
     pub below: usize,
     /// Moves proven to reach it so far.
     pub reached: usize,
+    /// The move the reporting thread is testing (its pit), and how many of the replies to it
+    /// that test has searched, of how many: progress inside one move's proof.
+    pub on_move: Option<(u8, u8, u8)>,
 }
 
 /// Something that can say how far a root test has come (the root's task sets).

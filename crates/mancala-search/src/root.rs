@@ -175,6 +175,7 @@ impl Tally for TaskSet {
             moves: self.tasks.len(),
             below: answered.clone().filter(|a| !a.success).count(),
             reached: answered.filter(|a| a.success).count(),
+            on_move: None,
         }
     }
 }
@@ -192,6 +193,7 @@ fn run_task(w: &mut Worker<'_>, set: &Arc<TaskSet>, i: usize) {
     let Task { child: c, t, .. } = set.tasks[i];
     w.cancel = Some((set.clone(), i));
     w.aborted = false;
+    w.on_move = Some((c.pit, 0, 0));
     let g = c.gain as i32 - c.opp_gain as i32;
     // The child's test, and whether the move is expected to succeed (the child then fails
     // low: an all-node).
@@ -212,6 +214,7 @@ fn run_task(w: &mut Worker<'_>, set: &Arc<TaskSet>, i: usize) {
     };
     let aborted = w.aborted;
     w.cancel = None;
+    w.on_move = None;
     w.aborted = false;
     if !aborted {
         // Without a depth limit every bound is proven.

@@ -36,9 +36,26 @@ fn kalah_6x4_is_plus_eight_and_plus_ten_with_empty_captures() {
             ..Options::default()
         };
         let mut solver = Solver::new(&rules, Some(&tables), opts).unwrap();
-        let s = solver.solve(rules.start(), &()).unwrap();
+        let seen = std::sync::Mutex::new(Vec::new());
+        let record = |p: &mancala_search::Progress| seen.lock().unwrap().push(*p);
+        let s = solver.solve(rules.start(), &record).unwrap();
         assert_eq!(s.value, Some(want), "empty capture: {empty_capture}");
         assert_eq!(s.best, vec![2], "empty capture: {empty_capture}");
+        // Seconds of proof report, inside the move under test, how many of the moves under
+        // it are searched (the standard game's proof takes seconds; its reports come each
+        // second).
+        let inside: Vec<_> = seen
+            .lock()
+            .unwrap()
+            .iter()
+            .filter_map(|p| p.step.and_then(|s| s.on_move))
+            .collect();
+        for &(pit, done, of) in &inside {
+            assert!(pit < 6 && done <= of && of >= 1, "{inside:?}");
+        }
+        if !empty_capture {
+            assert!(!inside.is_empty(), "no report inside a root move");
+        }
         drop(tables);
         let _ = std::fs::remove_dir_all(&dir);
     }
