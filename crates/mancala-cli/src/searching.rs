@@ -279,25 +279,27 @@ impl Observer for Printer {
         let depth = p
             .depth
             .map_or("proof".to_string(), |d| format!("depth {d}"));
-        // In the proof, the root test under way: "at least +3?" and the moves answered. An
-        // hour-long question moves only there until its answer.
+        // In the proof, the root test under way ("moves at least +3?", asked of each move
+        // still open) and, inside the move the first thread is on, the moves under it
+        // searched: an hour-long question moves only there until its answer.
         let step = match (p.depth, p.step) {
             (None, Some(s)) => {
-                let moves = if s.moves == 1 { "move" } else { "moves" };
                 let yes = if s.reached > 0 {
                     format!(", {} yes", s.reached)
                 } else {
                     String::new()
                 };
-                // Inside the move under test: its replies searched so far.
                 let on = match s.on_move {
-                    Some((pit, done, of)) if of > 0 => {
-                        format!("; under move {pit}: {done} of {of} searched")
+                    Some(m) if m.of > 0 => {
+                        format!(
+                            "; under move {}: {} of {} searched",
+                            m.pit, m.searched, m.of
+                        )
                     }
                     _ => String::new(),
                 };
                 format!(
-                    "  at least {:+}? {} of {} {moves} no{yes}{on}",
+                    "  moves at least {:+}? {} of {} no{yes}{on}",
                     s.threshold, s.below, s.moves
                 )
             }

@@ -39,8 +39,8 @@ mod settings;
 pub use family::{family_name, game, preset_options, PackedFamily};
 pub use mancala_index::Unreachable;
 pub use mancala_search::{
-    Claim, Interrupt, KeepError, MoveValue, Observer, Opened, Options, Progress, Saved, Solution,
-    TableFile,
+    Claim, Interrupt, KeepError, MoveValue, Observer, OnMove, Opened, Options, Progress, Saved,
+    Solution, Step, TableFile,
 };
 pub use oracle::{Answer, Oracle, Source, TablePlan};
 pub use present::{highest_published, highest_tier};

@@ -331,6 +331,10 @@ fn prove(
             new_hi
         };
         remember(w, rm, h, n);
+        // The report shows the test's answers beside the bounds they prove.
+        let (mlo, mhi) = rm.bounds();
+        w.shared().raise_lo(mlo);
+        w.shared().lower_hi(mhi);
         w.report_now();
     }
     let mut best = Vec::new();
@@ -429,9 +433,12 @@ fn run_set(
         return true;
     }
     let set = Arc::new(TaskSet::new(tasks, stop, expect));
-    w.shared().set_step(set.clone());
+    w.step = Some(set.clone());
     posts.post(set.clone());
     participate(w, &set);
+    // Between tests, reports show no move under way (`run_task` leaves its last count, which
+    // its tests read).
+    w.on_move = None;
     if w.halt.is_some() || !set.finished() {
         return false;
     }

@@ -38,7 +38,7 @@ mod tt;
 
 pub use interrupt::Interrupt;
 pub use kept::{Claim, KeepError, Opened, Saved, TableFile};
-pub use progress::{Observer, Progress, Step};
+pub use progress::{Observer, OnMove, Progress, Step};
 pub use root::MoveValue;
 pub use solver::{Memory, Options, Solution, Solver, PV_LIMIT};
 pub use tt::AllocError;

@@ -13,7 +13,7 @@
 //! other is stored as heuristic only (graph-history interaction).
 
 use crate::probe::Probe;
-use crate::progress::{Observer, Progress, Step};
+use crate::progress::{Observer, OnMove, Progress, Step, Tally};
 use crate::shared::Shared;
 use crate::tt::{hash, Bound, Tt, Update, NO_MOVE};
 use mancala_rules::{byte_sum, Board, Child, Children, Next, Rules, MAX_MOVES};
@@ -107,9 +107,10 @@ pub struct Worker<'a> {
     observer: Option<&'a dyn Observer>,
     pub depth_shown: Option<u32>,
     last_report: f64,
-    /// The root move whose test this thread is on (pit), and how many of that move's
-    /// replies its search has finished of how many: progress inside a long root test.
-    pub on_move: Option<(u8, u8, u8)>,
+    /// The root test under way, for progress reports (thread 0, which reports, runs them).
+    pub step: Option<Arc<dyn Tally>>,
+    /// The root move this thread is testing, and how far its search has come.
+    pub on_move: Option<OnMove>,
 }
 
 impl<'a> Worker<'a> {
@@ -138,6 +139,7 @@ impl<'a> Worker<'a> {
             observer,
             depth_shown: None,
             last_report: 0.0,
+            step: None,
             on_move: None,
         }
     }
@@ -189,9 +191,9 @@ impl<'a> Worker<'a> {
             hi,
             nodes: self.shared.nodes() + self.unpublished,
             seconds: t,
-            step: self.shared.step().map(|s| Step {
+            step: self.step.as_ref().map(|s| Step {
                 on_move: self.on_move,
-                ..s
+                ..s.tally()
             }),
         });
     }
@@ -478,11 +480,10 @@ impl<'a> Worker<'a> {
         let mut rep = NO_REP;
         let mut deferred = [0u8; MAX_MOVES];
         let mut deferred_count = 0;
-        // At a root task's first node, what progress reports show of it.
-        let mut finished = 0u8;
+        // A root task's first node: its moves to search, for progress reports.
         if ply == 0 {
-            if let Some((_, done, of)) = &mut self.on_move {
-                (*done, *of) = (0, count as u8);
+            if let Some(on) = &mut self.on_move {
+                (on.searched, on.of) = (0, count as u8);
             }
         }
         for pass in 0..2 {
@@ -534,9 +535,8 @@ impl<'a> Worker<'a> {
                     return Score::heuristic(0);
                 }
                 if ply == 0 {
-                    finished += 1;
-                    if let Some((_, done, _)) = &mut self.on_move {
-                        *done = finished;
+                    if let Some(on) = &mut self.on_move {
+                        on.searched += 1;
                     }
                 }
                 if v >= gamma {

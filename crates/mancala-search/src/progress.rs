@@ -18,9 +18,11 @@ pub struct Progress {
     pub step: Option<Step>,
 }
 
-/// How far the proof's latest test at the root ("is a move worth at least `threshold`?",
-/// asked of each move in turn) has come. In an hour-long question the bounds stay put until
-/// its end; the moves answered are what moves.
+/// How far the proof's latest test at the root has come: "is each move worth at least
+/// `threshold`?", asked of each move still open (a test that stops at the first move that
+/// reaches it, or a classifying one that asks them all). In an hour-long question the
+/// bounds stay put until its end; the moves answered, and inside a move the moves under it,
+/// are what moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Step {
     /// The test: at least this much, for the side to move at the root.
@@ -31,12 +33,26 @@ pub struct Step {
     pub below: usize,
     /// Moves proven to reach it so far.
     pub reached: usize,
-    /// The move the reporting thread is testing (its pit), and how many of the replies to it
-    /// that test has searched, of how many: progress inside one move's proof.
-    pub on_move: Option<(u8, u8, u8)>,
+    /// The root move the first search thread (the one that reports) is testing, if any.
+    pub on_move: Option<OnMove>,
 }
 
-/// Something that can say how far a root test has come (the root's task sets).
+/// Inside one root move's test: how many of the moves under it the first thread's search has
+/// finished. Only moves that need a search count: moves that end the game, positions in the
+/// tables and moves settled by the seeds left are answered before any of them, and do not.
+/// A thread that joins a test already under way counts from 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OnMove {
+    /// The root move's pit.
+    pub pit: u8,
+    /// Moves under it searched to the end so far.
+    pub searched: u8,
+    /// Moves under it that need a search (0 until its first node has sorted them).
+    pub of: u8,
+}
+
+/// A test at the root that can say how far it has come (the root's task sets). A trait, as
+/// [`crate::node::Cancel`] is, so that the search threads need not know the root's types.
 pub(crate) trait Tally: Send + Sync {
     fn tally(&self) -> Step;
 }

@@ -15,7 +15,7 @@
 //! bounds the value from above and tells which moves are best.
 
 use crate::node::{Cancel, Worker, UNLIMITED};
-use crate::progress::{Step, Tally};
+use crate::progress::{OnMove, Step, Tally};
 use mancala_rules::{Board, Child, Next, Node};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, Condvar, Mutex};
@@ -193,7 +193,11 @@ fn run_task(w: &mut Worker<'_>, set: &Arc<TaskSet>, i: usize) {
     let Task { child: c, t, .. } = set.tasks[i];
     w.cancel = Some((set.clone(), i));
     w.aborted = false;
-    w.on_move = Some((c.pit, 0, 0));
+    w.on_move = Some(OnMove {
+        pit: c.pit,
+        searched: 0,
+        of: 0,
+    });
     let g = c.gain as i32 - c.opp_gain as i32;
     // The child's test, and whether the move is expected to succeed (the child then fails
     // low: an all-node).
@@ -214,11 +218,14 @@ fn run_task(w: &mut Worker<'_>, set: &Arc<TaskSet>, i: usize) {
     };
     let aborted = w.aborted;
     w.cancel = None;
-    w.on_move = None;
     w.aborted = false;
     if !aborted {
         // Without a depth limit every bound is proven.
         set.record(i, Answer { v, success: v >= t });
+        if v >= t {
+            // A move's lower bound is the root's: reports show it while the set goes on.
+            w.shared().raise_lo(v);
+        }
     }
 }
 
@@ -368,4 +375,49 @@ pub fn step_tasks(rm: &RootMoves, gamma: i32, classify: bool, tt_move: u8) -> (V
         }
     }
     (rm.tasks(gamma, tt_move), true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shared::Shared;
+    use crate::tt::{Tt, NO_MOVE};
+    use mancala_rules::{Options, Preset, Rules, Variant};
+
+    /// What progress reports show inside a root move: a move that reaches the test has every
+    /// move under it refuted, so its count ends full; a move refuted needs one answer under
+    /// it. Kalah 6x3 (worth +2 by pit 4; pit 3 ends in the store and is worth -2, pit 0 -14),
+    /// each task on a fresh table so that its first node is searched.
+    #[test]
+    fn a_root_task_counts_the_moves_under_it() {
+        let options = Options {
+            pits: Some(6),
+            seeds: Some(3),
+            ..Default::default()
+        };
+        let rules = Rules::new(Variant::new(Preset::Kalah, options).unwrap());
+        for (pit, reaches, all) in [(4, true, true), (0, false, false), (3, false, true)] {
+            let tt = Tt::new(16).unwrap();
+            let shared = Shared::new(-36, 36, None, 1, None);
+            let mut w = Worker::new(&rules, None, &tt, &shared, 0, None);
+            let rm = RootMoves::new(&w, rules.start()).unwrap().unwrap();
+            let tasks: Vec<Task> = rm
+                .tasks(2, NO_MOVE)
+                .into_iter()
+                .filter(|k| k.child.pit == pit)
+                .collect();
+            let set = Arc::new(TaskSet::new(tasks, false, false));
+            run_task(&mut w, &set, 0);
+            let answer = set.answers()[0].expect("answered");
+            let on = w.on_move.expect("a root move");
+            assert_eq!((on.pit, answer.success), (pit, reaches), "{on:?}");
+            assert!(
+                on.of > 0 && on.searched >= 1 && on.searched <= on.of,
+                "{on:?}"
+            );
+            assert_eq!(on.searched == on.of, all, "{on:?}");
+            // A move that reaches the test is a lower bound on the root.
+            assert_eq!(shared.bounds().0 >= 2, reaches);
+        }
+    }
 }

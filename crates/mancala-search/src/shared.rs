@@ -3,9 +3,7 @@
 
 use crate::busy::Busy;
 use crate::interrupt::Interrupt;
-use crate::progress::{Step, Tally};
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering::Relaxed};
-use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 pub struct Shared {
@@ -21,8 +19,6 @@ pub struct Shared {
     pub busy: Option<Busy>,
     /// Raised from outside when the answer is no longer wanted.
     interrupt: Option<Interrupt>,
-    /// The proof's latest test at the root, for progress reports.
-    step: Mutex<Option<Arc<dyn Tally>>>,
 }
 
 impl Shared {
@@ -42,19 +38,7 @@ impl Shared {
             deadline,
             busy: (threads > 1).then(Busy::default),
             interrupt,
-            step: Mutex::new(None),
         }
-    }
-
-    /// The root test under way (or last finished), for progress reports.
-    pub fn set_step(&self, step: Arc<dyn Tally>) {
-        *self.step.lock().unwrap_or_else(|e| e.into_inner()) = Some(step);
-    }
-
-    /// How far the root test under way has come, if the proof phase began.
-    pub fn step(&self) -> Option<Step> {
-        let step = self.step.lock().unwrap_or_else(|e| e.into_inner()).clone();
-        step.map(|s| s.tally())
     }
 
     /// Does the search stop at a set time?
