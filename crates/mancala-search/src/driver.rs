@@ -273,6 +273,14 @@ fn lead(
     Led { guess, best, moves }
 }
 
+/// Narrows the shared bounds to what the root moves' answers prove: the root is worth at
+/// least its best move's lower bound and at most the highest upper bound among its moves.
+fn publish_bounds(w: &Worker<'_>, rm: &RootMoves) {
+    let (lo, hi) = rm.bounds();
+    w.shared().raise_lo(lo);
+    w.shared().lower_hi(hi);
+}
+
 /// The unlimited phase: MTD(f) steps as root task sets until the goal is settled.
 fn prove(
     w: &mut Worker<'_>,
@@ -295,9 +303,7 @@ fn prove(
     let height = n as i32 - w.probe().map_or(0, |p| p.max as i32);
     let mut bracket = Bracket::new(goal, w.shared().has_deadline(), height);
     loop {
-        let (mlo, mhi) = rm.bounds();
-        w.shared().raise_lo(mlo);
-        w.shared().lower_hi(mhi);
+        publish_bounds(w, rm);
         let (lo, hi) = w.shared().bounds();
         if goal.settled(lo, hi) {
             break;
@@ -332,9 +338,7 @@ fn prove(
         };
         remember(w, rm, h, n);
         // The report shows the test's answers beside the bounds they prove.
-        let (mlo, mhi) = rm.bounds();
-        w.shared().raise_lo(mlo);
-        w.shared().lower_hi(mhi);
+        publish_bounds(w, rm);
         w.report_now();
     }
     let mut best = Vec::new();
