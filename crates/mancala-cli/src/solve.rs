@@ -70,7 +70,8 @@ pub struct SolveCmd {
     )]
     save_minutes: f64,
 
-    /// Print one JSON object: value, best, pv, nodes, seconds
+    /// Print one JSON object: value, bounds, best, pv, nodes, expanded, seconds, tables; with
+    /// --at-least also at_least and answer
     #[arg(long)]
     json: bool,
 
