@@ -252,8 +252,7 @@ fn lead(
         Ok(None) => {
             if let Node::Terminal { mover, opp } = setup.rules.node(b) {
                 let v = mover as i32 - opp as i32;
-                w.shared().raise_lo(v);
-                w.shared().lower_hi(v);
+                w.shared().narrow((v, v));
             }
             return Led::guess(guess);
         }
@@ -271,14 +270,6 @@ fn lead(
         m.hi = m.hi.min(hi);
     }
     Led { guess, best, moves }
-}
-
-/// Narrows the shared bounds to what the root moves' answers prove: the root is worth at
-/// least its best move's lower bound and at most the highest upper bound among its moves.
-fn publish_bounds(w: &Worker<'_>, rm: &RootMoves) {
-    let (lo, hi) = rm.bounds();
-    w.shared().raise_lo(lo);
-    w.shared().lower_hi(hi);
 }
 
 /// The unlimited phase: MTD(f) steps as root task sets until the goal is settled.
@@ -303,7 +294,9 @@ fn prove(
     let height = n as i32 - w.probe().map_or(0, |p| p.max as i32);
     let mut bracket = Bracket::new(goal, w.shared().has_deadline(), height);
     loop {
-        publish_bounds(w, rm);
+        // The root is worth at least its best move's lower bound and at most the highest
+        // upper bound among its moves.
+        w.shared().narrow(rm.bounds());
         let (lo, hi) = w.shared().bounds();
         if goal.settled(lo, hi) {
             break;
@@ -338,7 +331,7 @@ fn prove(
         };
         remember(w, rm, h, n);
         // The report shows the test's answers beside the bounds they prove.
-        publish_bounds(w, rm);
+        w.shared().narrow(rm.bounds());
         w.report_now();
     }
     let mut best = Vec::new();

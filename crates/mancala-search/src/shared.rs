@@ -59,6 +59,12 @@ impl Shared {
         self.hi.fetch_min(v, Relaxed);
     }
 
+    /// Both ends at once: the root is worth at least `lo` and at most `hi`.
+    pub fn narrow(&self, (lo, hi): (i32, i32)) {
+        self.raise_lo(lo);
+        self.lower_hi(hi);
+    }
+
     pub fn stop(&self) {
         self.stop.store(true, Relaxed);
     }
