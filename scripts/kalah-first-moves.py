@@ -4,6 +4,7 @@ proves the claimed values of first moves and lines of play.
 
 Usage: scripts/kalah-first-moves.py MANCALA DIR T JOURNAL [-- OPTION...]
        scripts/kalah-first-moves.py MANCALA DIR CLAIMS JOURNAL [-- OPTION...]
+       scripts/kalah-first-moves.py MANCALA DIR POSITION T JOURNAL [-- OPTION...]
 
 The start is worth at most T exactly when every first move is. A first move whose last seed
 falls into the store gives the mover another move, so it stands for each of its follow-ups
@@ -40,6 +41,15 @@ it not worth at least g - v + 1). Prints, for each claim, "worth exactly v", "wo
 v", "worth less than v" or what is still open, and at the end how many claims are proven. The
 two forms share the journal: a question answered for one is not asked again by the other.
 
+POSITION and T ask one question, "is POSITION (the side to move's pits first, as `mancala
+solve` takes it) worth at least T to the side to move?", journalled like the others; when it
+stays open it prints the question of each of its moves, so that a question too long for one
+run can be split and its parts asked one by one, even on different days. Whatever the form, a
+question is taken from the journal when a row settles it: any row's proven bounds on the same
+position (an answer at one threshold settles the thresholds beyond it, and a run stopped by
+--max-seconds still proves its bounds), or, up to two moves deep, the rows of the positions
+after its moves (yes when one move reaches T, no when none does).
+
 Exits with status 0 when every question needed was answered (whatever the answers), 1 when a
 `mancala solve` failed or a time limit (`--max-seconds`) left one open, 130 on Ctrl-C.
 """
@@ -48,6 +58,22 @@ import signal
 import subprocess
 import sys
 import time
+
+
+# Journal answers are combined this many moves deep (see `known` in `main`).
+DERIVE_DEPTH = 2
+INF = float("inf")
+
+
+def proven_bounds(row):
+    """The bounds a journal row proves on its position's value to the side to move: its
+    answer, and the bounds the search reported (proven also when a time limit stopped it)."""
+    lo, hi = row.get("bounds") or (-INF, INF)
+    if row.get("answer") is True:
+        lo = max(lo, row["at_least"])
+    elif row.get("answer") is False:
+        hi = min(hi, row["at_least"] - 1)
+    return lo, hi
 
 
 class SolveFailed(Exception):
@@ -87,9 +113,18 @@ def main():
     if "--" in args:
         extra = args[args.index("--") + 1:]
         args = args[:args.index("--")]
-    if len(args) != 4 or not extra:
+    if len(args) not in (4, 5) or not extra:
         sys.exit(__doc__)
-    binary, folder, spec, journal = args
+    asked = None
+    if len(args) == 5:
+        binary, folder, asked, threshold, journal = args
+        try:
+            threshold = int(threshold)
+        except ValueError:
+            sys.exit(f"T must be a whole number, not {threshold!r}")
+        spec = "0"
+    else:
+        binary, folder, spec, journal = args
     most = None
     if "," not in spec and "=" not in spec:
         try:
@@ -111,8 +146,10 @@ def main():
             i += 1
     rules = " ".join([variant, *rule_options])
 
-    def play(moves):
+    def play(moves, position=None):
         words = [binary, "play", variant, *rule_options, "--json"]
+        if position is not None:
+            words += ["--position", position]
         if moves:
             words += ["--moves", ",".join(map(str, moves))]
         out = subprocess.run(words, capture_output=True, text=True)
@@ -142,13 +179,78 @@ def main():
         open(journal, "a").close()
     except OSError as e:
         sys.exit(f"the journal {journal} cannot be written: {e.strerror}")
-    settled = {}
+    # What the journal proves: each position's value (to its mover) bounded from below and
+    # above, every row of this game's rules counted.
+    facts = {}
+
+    def learn(row):
+        lo, hi = proven_bounds(row)
+        old_lo, old_hi = facts.get(row["position"], (lo, hi))
+        facts[row["position"]] = (max(lo, old_lo), min(hi, old_hi))
+
     with open(journal) as f:
         for row in f:
             row = json.loads(row)
             # A row without rules predates their record; one of other rules is not this game's.
-            if row.get("answer") is not None and row.get("rules", rules) == rules:
-                settled[(row["position"], row["at_least"])] = row
+            if row.get("rules", rules) == rules:
+                learn(row)
+
+    moves_of = {}
+
+    def children(position):
+        """Each move of `position` (its mover's pits first) as (pit, kind, g, child): `g` the
+        stores' difference the move makes; kind "over" (then `g` is the game's final
+        difference and `child` None), "again" (the mover moves again from `child`) or "pass"
+        (`child` is the opponent's position, its pits first). None when it has no move."""
+        if position not in moves_of:
+            state = play([], position)
+            found = None
+            if not state["over"] and state["legal"]:
+                found = []
+                for pit in state["legal"]:
+                    after = play([pit], position)
+                    south, north = after["stores"]
+                    pits = after["pits"]
+                    m = len(pits) // 2
+                    if after["over"]:
+                        found.append((pit, "over",
+                                      south - north + sum(pits[:m]) - sum(pits[m:]), None))
+                    elif after["to_move"] == "south":
+                        found.append((pit, "again", south - north, " ".join(map(str, pits))))
+                    else:
+                        found.append((pit, "pass", south - north,
+                                      " ".join(map(str, pits[m:] + pits[:m]))))
+            moves_of[position] = found
+        return moves_of[position]
+
+    def known(position, t, depth=DERIVE_DEPTH):
+        """Does the journal settle "is `position` worth at least `t` to its mover?": True or
+        False and how, or (None, None). A row's bounds settle every threshold they pass; up
+        to `depth` moves deep, the answers for the positions after the moves settle it too (a
+        question too long for one run split by hand into its moves' questions)."""
+        lo, hi = facts.get(position, (-INF, INF))
+        if lo >= t or hi < t:
+            return lo >= t, "journal"
+        moves = children(position) if depth > 0 else None
+        if not moves:
+            return None, None
+        vias = []
+        for _, kind, g, child in moves:
+            if kind == "over":
+                via = g >= t
+            elif kind == "again":
+                via = known(child, t - g, depth - 1)[0]
+            else:
+                # The move reaches t exactly when the opponent's position is not worth at
+                # least g - t + 1 to the opponent.
+                no = known(child, g - t + 1, depth - 1)[0]
+                via = None if no is None else not no
+            if via:
+                return True, "journal, from the positions after its moves"
+            vias.append(via)
+        if all(v is False for v in vias):
+            return False, "journal, from the positions after its moves"
+        return None, None
 
     # Ctrl-C reaches the question under way too (one process group): it stops and saves,
     # and this script must wait for that instead of killing it, then stop. Each stop is
@@ -160,9 +262,9 @@ def main():
         """The journal's or a new answer to "is the opponent's `position` worth at least
         `threshold` to it?": True or False, or None when a time limit left it open, and how it
         was had. Exits on Ctrl-C; raises SolveFailed when `mancala solve` failed."""
-        key = (position, threshold)
-        if key in settled:
-            return settled[key]["answer"], "journal"
+        answer, how = known(position, threshold)
+        if answer is not None:
+            return answer, how
         if interrupted:
             # Ctrl-C between two questions: the next is not started.
             print(f"{name:>8}: stopped by Ctrl-C before it was asked")
@@ -195,9 +297,8 @@ def main():
             # Answered, then stopped or failed (its table's save): the answer stands.
             interrupted.append(out.returncode == 130)
         how = f"{row['wall']} s, {row['nodes']:,} nodes"
-        if answered:
-            settled[key] = row
-        else:
+        learn(row)
+        if not answered:
             how += f"; bounds {row['bounds']}"
         return row.get("answer"), how
 
@@ -251,6 +352,27 @@ def main():
                   f"{'less than' if no else 'at least'} {v:+}")
         stop_if_interrupted()
         return None if no is None else not no
+
+    if asked is not None:
+        try:
+            answer, how = ask("asked", asked, threshold)
+        except SolveFailed:
+            sys.exit(1)
+        words = {True: "yes", False: "no", None: "not settled"}[answer]
+        print(f"{asked} at least {threshold:+}? {words} ({how})")
+        if answer is None:
+            # How to split it: one question per move, each shorter than the whole.
+            print("yes once one move reaches it, no once none does; the moves' questions:")
+            for pit, kind, g, child in children(asked) or []:
+                if kind == "over":
+                    print(f"  pit {pit + 1}: the game ends, worth {g:+}")
+                elif kind == "again":
+                    print(f"  pit {pit + 1}: moves again; {child} at least {threshold - g:+}? "
+                          "yes: it reaches it")
+                else:
+                    print(f"  pit {pit + 1}: the opponent's {child} at least "
+                          f"{g - threshold + 1:+}? no: it reaches it; yes: it does not")
+        sys.exit(0 if answer is not None else 1)
 
     try:
         if claims is None:

@@ -91,7 +91,7 @@ def test_first_moves_when_a_question_is_left_open_or_fails(kalah_tables, tmp_pat
     # after line 4-1 it either runs out of time (no answer) or fails.
     def wrapper(name, body):
         path = tmp_path / name
-        path.write_text(f'#!/bin/sh\ncase "$*" in *"{AFTER_4_1}"*) {body} ;; esac\n'
+        path.write_text(f'#!/bin/sh\ncase "$*" in "solve "*"{AFTER_4_1}"*) {body} ;; esac\n'
                         f'exec "{pathlib.Path(cli()).resolve()}" "$@"\n')
         path.chmod(0o755)
         return str(path)
@@ -112,3 +112,75 @@ def test_first_moves_when_a_question_is_left_open_or_fails(kalah_tables, tmp_pat
     assert out[-1] == "0 of 2 claimed values proven"
     out = first_moves(kalah_tables, "2", tmp_path / "d.jsonl", binary=failing, status=1)
     assert out[-1].startswith("not settled: 3 of 10 lines proven at most +2")
+
+
+def test_answers_derived_from_the_positions_after_the_moves(kalah_tables, tmp_path):
+    # A journal that holds only the exact values of the positions two moves after the start
+    # of Kalah 6x3 (from `query --exact`, independent of the script) settles the start's
+    # questions without a search: the start at least +2 (its value) and not at least +3, and
+    # the start at most +2 line by line. A binary that refuses to solve shows none is asked.
+    rules = ("--seeds", "3")
+
+    def after(position, pit):
+        state = run_json("play", "kalah", *rules, "--position", position, "--moves",
+                         str(pit), "--json")
+        m = len(state["pits"]) // 2
+        if state["over"]:
+            return None
+        pits = state["pits"] if state["to_move"] == "south" else state["pits"][m:] + state["pits"][:m]
+        return " ".join(map(str, pits))
+
+    def moves(position):
+        return run_json("play", "kalah", *rules, "--position", position, "--json")["legal"]
+
+    rows = {}
+    for pit in moves(START):
+        child = after(START, pit)
+        rows[pit] = []
+        for reply in moves(child) if child else []:
+            grandchild = after(child, reply)
+            if grandchild:
+                v = run_json("query", "kalah", *rules, grandchild, "--exact", "--dir",
+                             str(kalah_tables), "--json", "-q")["value"]
+                rows[pit].append({"position": grandchild, "at_least": v, "answer": True,
+                                  "bounds": [v, v], "rules": "kalah --seeds 3", "line": "t"})
+    journal = tmp_path / "journal.jsonl"
+
+    def keep(pits):
+        journal.write_text("".join(json.dumps(r) + "\n" for p in pits for r in rows[p]))
+
+    keep(rows)
+    no_solve = tmp_path / "no-solve.sh"
+    no_solve.write_text('#!/bin/sh\ncase "$1" in solve) echo "asked to solve" >&2; exit 1 ;; '
+                        f'esac\nexec "{pathlib.Path(cli()).resolve()}" "$@"\n')
+    no_solve.chmod(0o755)
+
+    def ask(t, status=0):
+        out = subprocess.run(
+            [sys.executable, str(SCRIPTS / "kalah-first-moves.py"), str(no_solve),
+             str(kalah_tables), START, str(t), str(journal), "--", "kalah", *rules, "-q"],
+            capture_output=True, text=True,
+        )
+        assert out.returncode == status, out.stdout + out.stderr
+        return out.stdout.splitlines()
+
+    derived = "(journal, from the positions after its moves)"
+    assert ask(2) == [f"{START} at least +2? yes {derived}"]
+    assert ask(3) == [f"{START} at least +3? no {derived}"]
+    assert first_moves(kalah_tables, "2", journal, binary=str(no_solve))[-1] == (
+        "the start is worth at most +2: every one of 10 lines proven")
+    # Pit 4 ends in the store and is worth -2 (the test above): with the rows under it
+    # alone, the start is at least -2 by it, and "at least -1" stays open (the other moves
+    # unknown), so it is asked.
+    keep([3])
+    assert ask(-2) == [f"{START} at least -2? yes {derived}"]
+    assert ask(-1, status=1)[-1] == verdict("asked", "mancala solve failed (its error is above)")
+    # Without the journal the question is asked (and here refused).
+    journal.write_text("")
+    assert ask(2, status=1)[-1] == verdict("asked", "mancala solve failed (its error is above)")
+    # A row proves bounds on its position: answers at other thresholds follow from it.
+    journal.write_text(json.dumps({"position": START, "at_least": 3, "answer": False,
+                                   "bounds": [-36, 2], "rules": "kalah --seeds 3"}) + "\n")
+    assert ask(5) == [f"{START} at least +5? no (journal)"]
+    assert ask(-36) == [f"{START} at least -36? yes (journal)"]
+    assert ask(2, status=1)[-1].endswith("mancala solve failed (its error is above)")
