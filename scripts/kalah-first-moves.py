@@ -118,6 +118,8 @@ def main():
     asked = None
     if len(args) == 5:
         binary, folder, asked, threshold, journal = args
+        # As the journal writes positions: one space between counts.
+        asked = " ".join(asked.replace(",", " ").split())
         try:
             threshold = int(threshold)
         except ValueError:
