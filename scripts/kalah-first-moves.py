@@ -39,7 +39,7 @@ A move or line is worth exactly v when every line of play it starts is worth at 
 same questions as above with T = v) and one of them at least v (the opponent's position after
 it not worth at least g - v + 1). Prints, for each claim, "worth exactly v", "worth more than
 v", "worth less than v" or what is still open, and at the end how many claims are proven. The
-two forms share the journal: a question answered for one is not asked again by the other.
+forms share the journal: a question answered for one is not asked again by another.
 
 POSITION and T ask one question, "is POSITION (the side to move's pits first, as `mancala
 solve` takes it) worth at least T to the side to move?", journalled like the others; when it
@@ -48,10 +48,14 @@ run can be split and its parts asked one by one, even on different days. Whateve
 question is taken from the journal when a row settles it: any row's proven bounds on the same
 position (an answer at one threshold settles the thresholds beyond it, and a run stopped by
 --max-seconds still proves its bounds), or, up to two moves deep, the rows of the positions
-after its moves (yes when one move reaches T, no when none does).
+after its moves (yes when one move reaches T, no when none does). An answer found that way is
+journalled too, marked "derived", so a split can go on a level deeper. Every row names the
+rules it was found under; a row of other rules, or of none, is not used.
 
 Exits with status 0 when every question needed was answered (whatever the answers), 1 when a
-`mancala solve` failed or a time limit (`--max-seconds`) left one open, 130 on Ctrl-C.
+`mancala solve` failed or a time limit (`--max-seconds`) left one open, 130 on Ctrl-C (one
+question asked by POSITION and T: 0 once it is answered, even if a Ctrl-C or a failed save of
+its table came after the answer).
 """
 import json
 import signal
@@ -62,6 +66,7 @@ import time
 
 # Journal answers are combined this many moves deep (see `known` in `main`).
 DERIVE_DEPTH = 2
+DERIVED = "from the positions after its moves"
 INF = float("inf")
 
 
@@ -193,8 +198,8 @@ def main():
     with open(journal) as f:
         for row in f:
             row = json.loads(row)
-            # A row without rules predates their record; one of other rules is not this game's.
-            if row.get("rules", rules) == rules:
+            # One of other rules is not this game's.
+            if row.get("rules") == rules:
                 learn(row)
 
     moves_of = {}
@@ -248,10 +253,10 @@ def main():
                 no = known(child, g - t + 1, depth - 1)[0]
                 via = None if no is None else not no
             if via:
-                return True, "journal, from the positions after its moves"
+                return True, DERIVED
             vias.append(via)
         if all(v is False for v in vias):
-            return False, "journal, from the positions after its moves"
+            return False, DERIVED
         return None, None
 
     # Ctrl-C reaches the question under way too (one process group): it stops and saves,
@@ -261,10 +266,16 @@ def main():
     signal.signal(signal.SIGINT, lambda *_: interrupted.append(True))
 
     def ask(name, position, threshold):
-        """The journal's or a new answer to "is the opponent's `position` worth at least
+        """The journal's or a new answer to "is `position` (its mover's pits first) worth at least
         `threshold` to it?": True or False, or None when a time limit left it open, and how it
         was had. Exits on Ctrl-C; raises SolveFailed when `mancala solve` failed."""
         answer, how = known(position, threshold)
+        if how == DERIVED:
+            row = {"answer": answer, "at_least": threshold, "position": position, "line": name,
+                   "rules": rules, "derived": DERIVED}
+            with open(journal, "a") as f:
+                f.write(json.dumps(row) + "\n")
+            learn(row)
         if answer is not None:
             return answer, how
         if interrupted:

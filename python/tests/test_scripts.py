@@ -72,7 +72,8 @@ def test_first_move_values_agree_with_the_exact_query(kalah_tables, tmp_path):
     other.write_text("".join(json.dumps(dict(r, rules="kalah --seeds 3 --empty-capture")) + "\n"
                              for r in rows))
     out = first_moves(kalah_tables, "2", other)
-    assert "(journal)" not in "\n".join(out) and out[-1].startswith("the start is worth at most")
+    assert "(journal)" not in "\n".join(out) and "after its moves" not in "\n".join(out)
+    assert out[-1].startswith("the start is worth at most")
 
 
 def test_first_moves_with_lines_that_end_the_game(kalah_tables, tmp_path):
@@ -164,11 +165,18 @@ def test_answers_derived_from_the_positions_after_the_moves(kalah_tables, tmp_pa
         assert out.returncode == status, out.stdout + out.stderr
         return out.stdout.splitlines()
 
-    derived = "(journal, from the positions after its moves)"
+    derived = "(from the positions after its moves)"
     assert ask(2) == [f"{START} at least +2? yes {derived}"]
     assert ask(3) == [f"{START} at least +3? no {derived}"]
     assert first_moves(kalah_tables, "2", journal, binary=str(no_solve))[-1] == (
         "the start is worth at most +2: every one of 10 lines proven")
+    # Derived answers are journalled, so a split can go a level deeper.
+    start_rows = [r for r in map(json.loads, journal.read_text().splitlines())
+                  if r["position"] == START]
+    assert [(r["at_least"], r["answer"], r["derived"]) for r in start_rows] == [
+        (2, True, derived[1:-1]), (3, False, derived[1:-1])]
+    journal.write_text("".join(json.dumps(r) + "\n" for r in start_rows))
+    assert ask(2) == [f"{START} at least +2? yes (journal)"]
     # Pit 4 ends in the store and is worth -2 (the test above): with the rows under it
     # alone, the start is at least -2 by it, and "at least -1" stays open (the other moves
     # unknown), so it is asked.
