@@ -25,7 +25,8 @@ question also starts from what the earlier ones proved. Prints each line of play
 and its answer, and at the end whether the start is proven at most T, shown above T, or not
 yet settled.
 
-OPTION... go to every `mancala solve` (the variant first), e.g.
+OPTION... go to every `mancala solve` (the variant first: kalah, or mancala, the same rules
+with 4 seeds a pit; the lines and game ends are scored as Kalah's), e.g.
   scripts/kalah-first-moves.py target/release/mancala D 2 j.jsonl -- kalah --seeds 6 \\
       --empty-capture --tables 31 --hash 4096 --hash-file kalah66.tt
 asks whether Kalah 6x6 with empty capture is worth at most +2 (published: exactly +2) over
@@ -140,6 +141,10 @@ def main():
             sys.exit(f"T must be a whole number, or CLAIMS a list such as +2,+2,0,0,0,-2 or "
                      f"1-4=0,2=+2; not {spec!r}")
     variant, options = extra[0], extra[1:]
+    # A game's end is scored (and an extra move told apart) as Kalah's rules do it.
+    if variant not in ("kalah", "mancala"):
+        sys.exit(f"{variant!r}: this script proves values under Kalah's rules only (kalah, "
+                 "or mancala, Kalah with 4 seeds a pit); ask other games with `mancala solve`")
     # `play` takes the rule options only; `solve` all of them.
     rule_options, i = [], 0
     while i < len(options):
@@ -153,6 +158,12 @@ def main():
             i += 1
     rules = " ".join([variant, *rule_options])
 
+    # Ctrl-C reaches the command under way too (one process group): a question stops and
+    # saves, and this script must wait for that instead of killing it, then stop. Each stop
+    # is noted here: True for Ctrl-C, False for a question that failed after its answer.
+    interrupted = []
+    signal.signal(signal.SIGINT, lambda *_: interrupted.append(True))
+
     def play(moves, position=None):
         words = [binary, "play", variant, *rule_options, "--json"]
         if position is not None:
@@ -160,6 +171,10 @@ def main():
         if moves:
             words += ["--moves", ",".join(map(str, moves))]
         out = subprocess.run(words, capture_output=True, text=True)
+        if out.returncode != 0 and (interrupted or out.returncode in (130, -signal.SIGINT)):
+            # Ctrl-C while a move was played: nothing was under way; stop as a question does.
+            print("stopped by Ctrl-C; the answers so far are in the journal")
+            sys.exit(130)
         if out.returncode != 0:
             # The rules given after `--` are wrong (or MANCALA is not the binary): its words.
             sys.exit(f"{' '.join(words)} failed:\n{out.stderr.strip()}")
@@ -258,12 +273,6 @@ def main():
         if all(v is False for v in vias):
             return False, DERIVED
         return None, None
-
-    # Ctrl-C reaches the question under way too (one process group): it stops and saves,
-    # and this script must wait for that instead of killing it, then stop. Each stop is
-    # noted here: True for Ctrl-C, False for a question that failed after its answer.
-    interrupted = []
-    signal.signal(signal.SIGINT, lambda *_: interrupted.append(True))
 
     def ask(name, position, threshold):
         """The journal's or a new answer to "is `position` (its mover's pits first) worth at least

@@ -115,6 +115,36 @@ def test_first_moves_when_a_question_is_left_open_or_fails(kalah_tables, tmp_pat
     assert out[-1].startswith("not settled: 3 of 10 lines proven at most +2")
 
 
+def test_first_moves_stopped_by_ctrl_c_while_a_move_is_played(tmp_path):
+    # Ctrl-C reaches the whole process group. A binary that sends it while the script plays
+    # a position's moves (before any question is asked) stops the script with 130, as a
+    # Ctrl-C during a question does, not as a failed command (1).
+    binary = tmp_path / "ctrl-c.sh"
+    binary.write_text('#!/bin/sh\ncase "$*" in "play "*"--position"*) kill -INT 0; sleep 1 ;; '
+                      f'esac\nexec "{pathlib.Path(cli()).resolve()}" "$@"\n')
+    binary.chmod(0o755)
+    out = subprocess.run(
+        [sys.executable, str(SCRIPTS / "kalah-first-moves.py"), str(binary), str(tmp_path),
+         START, "2", str(tmp_path / "j.jsonl"), "--", "kalah", "--seeds", "3", "-q"],
+        capture_output=True, text=True, start_new_session=True,
+    )
+    assert out.returncode == 130, out.stdout + out.stderr
+    assert out.stdout.splitlines() == [
+        "stopped by Ctrl-C; the answers so far are in the journal"]
+
+
+def test_first_moves_refuses_a_game_of_other_rules(tmp_path):
+    # Its lines and game ends are Kalah's: Awari is refused before anything is played.
+    out = subprocess.run(
+        [sys.executable, str(SCRIPTS / "kalah-first-moves.py"), "no-such-binary", str(tmp_path),
+         "0", str(tmp_path / "j.jsonl"), "--", "awari", "--seeds", "3"],
+        capture_output=True, text=True,
+    )
+    assert out.returncode == 1
+    assert out.stderr.startswith("'awari': this script proves values under Kalah's rules only")
+    assert not (tmp_path / "j.jsonl").exists()
+
+
 def test_answers_derived_from_the_positions_after_the_moves(kalah_tables, tmp_path):
     # A journal that holds only the exact values of the positions two moves after the start
     # of Kalah 6x3 (from `query --exact`, independent of the script) settles the start's
