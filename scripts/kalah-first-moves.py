@@ -4,7 +4,7 @@ proves the claimed values of first moves and lines of play.
 
 Usage: scripts/kalah-first-moves.py MANCALA DIR T JOURNAL [-- OPTION...]
        scripts/kalah-first-moves.py MANCALA DIR CLAIMS JOURNAL [-- OPTION...]
-       scripts/kalah-first-moves.py MANCALA DIR POSITION T JOURNAL [-- OPTION...]
+       scripts/kalah-first-moves.py MANCALA DIR POSITION T JOURNAL [--line NAME] [-- OPTION...]
 
 The start is worth at most T exactly when every first move is. A first move whose last seed
 falls into the store gives the mover another move, so it stands for each of its follow-ups
@@ -45,7 +45,10 @@ forms share the journal: a question answered for one is not asked again by anoth
 POSITION and T ask one question, "is POSITION (the side to move's pits first, as `mancala
 solve` takes it) worth at least T to the side to move?", journalled like the others; when it
 stays open it prints the question of each of its moves, so that a question too long for one
-run can be split and its parts asked one by one, even on different days. Whatever the form, a
+run can be split and its parts asked one by one, even on different days. `--line NAME` names
+the question in the journal and the output (e.g. 5,2 for the position after pit 5, then the
+opponent's pit 2; "asked" when not given), so that the rows of a split say where they stand.
+Whatever the form, a
 question is taken from the journal when a row settles it: any row's proven bounds on the same
 position (an answer at one threshold settles the thresholds beyond it, and a run stopped by
 --max-seconds still proves its bounds), or, up to two moves deep, the rows of the positions
@@ -119,6 +122,15 @@ def main():
     if "--" in args:
         extra = args[args.index("--") + 1:]
         args = args[:args.index("--")]
+    line_name = "asked"
+    if "--line" in args:
+        at = args.index("--line")
+        if at + 1 == len(args) or not args[at + 1].strip():
+            sys.exit("--line needs a name, e.g. --line 5,2")
+        line_name = args[at + 1].strip()
+        del args[at:at + 2]
+        if len(args) != 5:
+            sys.exit("--line names one question: it goes with the POSITION T form only")
     if len(args) not in (4, 5) or not extra:
         sys.exit(__doc__)
     asked = None
@@ -377,7 +389,7 @@ def main():
 
     if asked is not None:
         try:
-            answer, how = ask("asked", asked, threshold)
+            answer, how = ask(line_name, asked, threshold)
         except SolveFailed:
             sys.exit(1)
         words = {True: "yes", False: "no", None: "not settled"}[answer]

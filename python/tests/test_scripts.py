@@ -222,3 +222,36 @@ def test_answers_derived_from_the_positions_after_the_moves(kalah_tables, tmp_pa
     assert ask(5) == [f"{START} at least +5? no (journal)"]
     assert ask(-36) == [f"{START} at least -36? yes (journal)"]
     assert ask(2, status=1)[-1].endswith("mancala solve failed (its error is above)")
+
+
+def test_a_question_asked_by_position_carries_the_name_given(kalah_tables, tmp_path):
+    # The value from `query --exact`, independent of the script; the question at that value
+    # is a yes, journalled under the name given instead of "asked".
+    exact = run_json("query", "kalah", "--seeds", "3", AFTER_4_1, "--exact", "--dir",
+                     str(kalah_tables), "--json", "-q")
+    v = exact["value"]
+    journal = tmp_path / "j.jsonl"
+
+    def ask(*extra, status=0):
+        out = subprocess.run(
+            [sys.executable, str(SCRIPTS / "kalah-first-moves.py"), cli(), str(kalah_tables),
+             AFTER_4_1, str(v), str(journal), *extra, "--", "kalah", "--seeds", "3", "-q"],
+            capture_output=True, text=True,
+        )
+        assert out.returncode == status, out.stdout + out.stderr
+        return out
+
+    out = ask("--line", "4,1")
+    assert out.stdout.splitlines()[-1].startswith(f"{AFTER_4_1} at least {v:+}? yes (")
+    rows = [json.loads(r) for r in journal.read_text().splitlines()]
+    assert [(r["line"], r["at_least"], r["answer"]) for r in rows] == [("4,1", v, True)]
+    # A name needs a value, and names one question only.
+    assert "--line needs a name" in ask("--line", status=1).stderr
+    out = subprocess.run(
+        [sys.executable, str(SCRIPTS / "kalah-first-moves.py"), cli(), str(kalah_tables),
+         "2", str(journal), "--line", "x", "--", "kalah", "--seeds", "3", "-q"],
+        capture_output=True, text=True,
+    )
+    assert out.returncode == 1
+    assert "goes with the POSITION T form only" in out.stderr
+    assert len(journal.read_text().splitlines()) == 1
