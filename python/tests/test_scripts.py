@@ -232,26 +232,23 @@ def test_a_question_asked_by_position_carries_the_name_given(kalah_tables, tmp_p
     v = exact["value"]
     journal = tmp_path / "j.jsonl"
 
-    def ask(*extra, status=0):
+    def run(*args, status=0):
+        """The script with ARGS between the tables and `--`."""
         out = subprocess.run(
             [sys.executable, str(SCRIPTS / "kalah-first-moves.py"), cli(), str(kalah_tables),
-             AFTER_4_1, str(v), str(journal), *extra, "--", "kalah", "--seeds", "3", "-q"],
+             *args, "--", "kalah", "--seeds", "3", "-q"],
             capture_output=True, text=True,
         )
         assert out.returncode == status, out.stdout + out.stderr
         return out
 
-    out = ask("--line", "4,1")
+    out = run(AFTER_4_1, str(v), str(journal), "--line", "4,1")
     assert out.stdout.splitlines()[-1].startswith(f"{AFTER_4_1} at least {v:+}? yes (")
     rows = [json.loads(r) for r in journal.read_text().splitlines()]
     assert [(r["line"], r["at_least"], r["answer"]) for r in rows] == [("4,1", v, True)]
     # A name needs a value, and names one question only.
-    assert "--line needs a name" in ask("--line", status=1).stderr
-    out = subprocess.run(
-        [sys.executable, str(SCRIPTS / "kalah-first-moves.py"), cli(), str(kalah_tables),
-         "2", str(journal), "--line", "x", "--", "kalah", "--seeds", "3", "-q"],
-        capture_output=True, text=True,
-    )
-    assert out.returncode == 1
+    out = run(AFTER_4_1, str(v), str(journal), "--line", status=1)
+    assert "--line needs a name" in out.stderr
+    out = run("2", str(journal), "--line", "x", status=1)
     assert "goes with the POSITION T form only" in out.stderr
     assert len(journal.read_text().splitlines()) == 1
