@@ -39,8 +39,10 @@ name a first move or a line of play as the output does (pits numbered from 1), e
 A move or line is worth exactly v when every line of play it starts is worth at most v (the
 same questions as above with T = v) and one of them at least v (the opponent's position after
 it not worth at least g - v + 1). Prints, for each claim, "worth exactly v", "worth more than
-v", "worth less than v" or what is still open, and at the end how many claims are proven. The
-forms share the journal: a question answered for one is not asked again by another.
+v", "worth less than v" or what is still open, and at the end how many claims are proven. A
+line's question left open (by --max-seconds) is printed with its position and threshold, ready
+for the POSITION T form below, which asks it alone or splits it. The forms share the journal:
+a question answered for one is not asked again by another.
 
 POSITION and T ask one question, "is POSITION (the side to move's pits first, as `mancala
 solve` takes it) worth at least T to the side to move?", journalled like the others; when it
@@ -362,7 +364,8 @@ def main():
             return over <= v
         ok, how = ask(name, position, g - v)
         if ok is None:
-            print(f"{name:>8}: at most {v:+}? not settled ({how})")
+            print(f"{name:>8}: at most {v:+}? not settled ({how}); its question: the "
+                  f"opponent's {position} at least {g - v:+}? (yes: at most {v:+})")
         else:
             print(f"{name:>8}: opponent's {position} at least {g - v:+}? "
                   f"{'yes' if ok else 'no'} ({how}): the line is worth "
@@ -379,7 +382,8 @@ def main():
             return over >= v
         no, how = ask(name, position, g - v + 1)
         if no is None:
-            print(f"{name:>8}: at least {v:+}? not settled ({how})")
+            print(f"{name:>8}: at least {v:+}? not settled ({how}); its question: the "
+                  f"opponent's {position} at least {g - v + 1:+}? (no: at least {v:+})")
         else:
             print(f"{name:>8}: opponent's {position} at least {g - v + 1:+}? "
                   f"{'yes' if no else 'no'} ({how}): the line is worth "

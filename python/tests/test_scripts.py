@@ -103,7 +103,12 @@ def test_first_moves_when_a_question_is_left_open_or_fails(kalah_tables, tmp_pat
     # Pit 4 is worth -2: claimed -3, the open line 4-1 does not keep the others from
     # refuting it; claimed -2, its "at most" is left open by 4-1.
     out = first_moves(kalah_tables, "4=-3", tmp_path / "a.jsonl", binary=open_one)
-    assert verdict("4-1", "at most -3? not settled (0.0 s, 7 nodes; bounds [-36, 36])") in out
+    # The open question is printed ready to be asked alone (the POSITION T form): line 4-1
+    # hands the turn over with the stores 5 apart (the extra move's seed, then a capture of
+    # 3 + 1), so "at most -3" asks whether the opponent reaches 5 - (-3) = +8.
+    assert verdict("4-1", "at most -3? not settled (0.0 s, 7 nodes; bounds [-36, 36]); its "
+                          f"question: the opponent's {AFTER_4_1} at least +8? (yes: at most -3)"
+                   ) in out
     assert verdict("4", "worth more than -3") in out
     out = first_moves(kalah_tables, "4=-2", tmp_path / "b.jsonl", binary=open_one, status=1)
     assert verdict("4", "worth at least -2; at most -2 not settled") in out
