@@ -363,11 +363,12 @@ def main():
                   f"{v:+}")
             return over <= v
         ok, how = ask(name, position, g - v)
+        question = f"opponent's {position} at least {g - v:+}?"
         if ok is None:
             print(f"{name:>8}: at most {v:+}? not settled ({how}); its question: the "
-                  f"opponent's {position} at least {g - v:+}? (yes: at most {v:+})")
+                  f"{question} (yes: at most {v:+})")
         else:
-            print(f"{name:>8}: opponent's {position} at least {g - v:+}? "
+            print(f"{name:>8}: {question} "
                   f"{'yes' if ok else 'no'} ({how}): the line is worth "
                   f"{'at most' if ok else 'more than'} {v:+}")
         stop_if_interrupted()
@@ -381,11 +382,12 @@ def main():
                   f"{'at least' if over >= v else 'less than'} {v:+}")
             return over >= v
         no, how = ask(name, position, g - v + 1)
+        question = f"opponent's {position} at least {g - v + 1:+}?"
         if no is None:
             print(f"{name:>8}: at least {v:+}? not settled ({how}); its question: the "
-                  f"opponent's {position} at least {g - v + 1:+}? (no: at least {v:+})")
+                  f"{question} (no: at least {v:+})")
         else:
-            print(f"{name:>8}: opponent's {position} at least {g - v + 1:+}? "
+            print(f"{name:>8}: {question} "
                   f"{'yes' if no else 'no'} ({how}): the line is worth "
                   f"{'less than' if no else 'at least'} {v:+}")
         stop_if_interrupted()
