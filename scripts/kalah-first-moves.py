@@ -23,7 +23,8 @@ table saved first, with --hash-file) and then the script; it is asked again next
 nothing, or with `--hash-file F` among the options from the table last saved in F, where every
 question also starts from what the earlier ones proved. Prints each line of play, its question
 and its answer, and at the end whether the start is proven at most T, shown above T, or not
-yet settled.
+yet settled. A reader that leaves early (`... | head`) stops the
+script quietly at its next line, with every answer had already in the journal.
 
 OPTION... go to every `mancala solve` (the variant first: kalah, or mancala, the same rules
 with 4 seeds a pit; the lines and game ends are scored as Kalah's), e.g.
@@ -64,6 +65,7 @@ question asked by POSITION and T: 0 once it is answered, even if a Ctrl-C or a f
 its table came after the answer).
 """
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -500,4 +502,14 @@ def prove_claims(lines, claims, at_most, at_least):
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        try:
+            main()
+        finally:
+            # Output kept in a buffer meets a closed pipe here, inside the handler below.
+            sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (`... | head`): every answer had is in the journal, written
+        # before it was printed. Stop quietly, as other commands do, with SIGPIPE's status.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(141)

@@ -1,6 +1,7 @@
 """The repository's scripts that drive the command line, run as a user runs them."""
 
 import json
+import os
 import pathlib
 import subprocess
 import sys
@@ -136,6 +137,26 @@ def test_first_moves_stopped_by_ctrl_c_while_a_move_is_played(tmp_path):
     assert out.returncode == 130, out.stdout + out.stderr
     assert out.stdout.splitlines() == [
         "stopped by Ctrl-C; the answers so far are in the journal"]
+
+
+def test_first_moves_into_a_pipe_closed_early(kalah_tables, tmp_path):
+    # A reader that has gone (`... | head`): the first line printed meets a closed pipe. The
+    # script stops with SIGPIPE's status and no traceback, and the answer it had before it
+    # printed is in the journal.
+    journal = tmp_path / "journal.jsonl"
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        out = subprocess.run(
+            [sys.executable, str(SCRIPTS / "kalah-first-moves.py"), cli(), str(kalah_tables),
+             START, "2", str(journal), "--", "kalah", "--seeds", "3", "-q"],
+            stdout=write, stderr=subprocess.PIPE, text=True,
+        )
+    finally:
+        os.close(write)
+    assert (out.returncode, out.stderr) == (141, "")
+    rows = [json.loads(line) for line in journal.read_text().splitlines()]
+    assert [(r["position"], r["at_least"], r["answer"]) for r in rows] == [(START, 2, True)]
 
 
 def test_first_moves_refuses_a_game_of_other_rules(tmp_path):
