@@ -166,12 +166,18 @@ pub struct Children {
 }
 
 impl Children {
-    /// An empty list, filled by move generation.
+    /// An empty list, filled by move generation. Only `len` is written: built as a struct
+    /// literal, the list's uninitialised items and its zero length were merged by the
+    /// compiler into one 513-byte `memset` at every search node (4 to 5% of a Kalah 6x6
+    /// proof's samples).
     #[inline(always)]
-    pub const fn new() -> Self {
-        Children {
-            items: [MaybeUninit::uninit(); MAX_MOVES],
-            len: 0,
+    pub fn new() -> Self {
+        let mut list = MaybeUninit::<Children>::uninit();
+        // SAFETY: `items` are `MaybeUninit` and need no value; `len`, the only other field,
+        // is written before the list is taken as initialised.
+        unsafe {
+            std::ptr::addr_of_mut!((*list.as_mut_ptr()).len).write(0);
+            list.assume_init()
         }
     }
 
