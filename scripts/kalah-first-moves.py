@@ -23,8 +23,8 @@ table saved first, with --hash-file) and then the script; it is asked again next
 nothing, or with `--hash-file F` among the options from the table last saved in F, where every
 question also starts from what the earlier ones proved. Prints each line of play, its question
 and its answer, and at the end whether the start is proven at most T, shown above T, or not
-yet settled. A reader that leaves early (`... | head`) stops the
-script quietly at its next line, with every answer had already in the journal.
+yet settled. A reader that leaves early (`... | head`) stops the script quietly at its next
+line, with every answer had already in the journal.
 
 OPTION... go to every `mancala solve` (the variant first: kalah, or mancala, the same rules
 with 4 seeds a pit; the lines and game ends are scored as Kalah's), e.g.
