@@ -278,3 +278,33 @@ def test_a_question_asked_by_position_carries_the_name_given(kalah_tables, tmp_p
     out = run("2", str(journal), "--line", "x", status=1)
     assert "goes with the POSITION T form only" in out.stderr
     assert len(journal.read_text().splitlines()) == 1
+
+
+def test_the_kept_6x6_journal_proves_every_published_value(tmp_path):
+    # docs/kalah-6x6-ec-first-moves.jsonl holds the answers of the hours-long 6x6 questions
+    # (docs/results.md). From it alone, with no search (a binary that refuses every `solve`),
+    # the script proves each value Rawlings published for Kalah 6x6 with empty capture: the
+    # six first moves, pit 1's five follow-ups, and both halves of the start's +2.
+    binary = tmp_path / "no-search.sh"
+    binary.write_text('#!/bin/sh\ncase "$1" in solve) echo "no search here" >&2; exit 1 ;; esac\n'
+                      f'exec "{pathlib.Path(cli()).resolve()}" "$@"\n')
+    binary.chmod(0o755)
+    kept = pathlib.Path(__file__).resolve().parents[2] / "docs" / "kalah-6x6-ec-first-moves.jsonl"
+    journal = tmp_path / "journal.jsonl"
+    journal.write_bytes(kept.read_bytes())
+    rules = ("--seeds", "6", "--empty-capture", "--tables", "31")
+    claims = "1-2=+2,1-3=+2,1-4=0,1-5=0,1-6=0,2=+2,3=0,4=0,5=0,6=-2"
+    out = first_moves(tmp_path, claims, journal, binary=str(binary), rules=rules)
+    for name, v in zip(claims.replace("=", ",").split(",")[::2], ["+2", "+2", "+0", "+0", "+0",
+                                                                   "+2", "+0", "+0", "+0", "-2"]):
+        assert verdict(name, f"worth exactly {v}") in out, name
+    assert out[-1] == "10 of 10 claimed values proven"
+    out = first_moves(tmp_path, "+2,+2,0,0,0,-2", journal, binary=str(binary), rules=rules)
+    assert out[-1] == "6 of 6 claimed values proven"
+    # The start is worth at most +2 (every line), and pit 1, a move of it, exactly +2.
+    out = first_moves(tmp_path, "2", journal, binary=str(binary), rules=rules)
+    assert out[-1] == "the start is worth at most +2: every one of 10 lines proven"
+    # A claim the journal refutes is not proven: pit 6 is not worth -1 (the opponent's
+    # position after it reaches +3).
+    out = first_moves(tmp_path, "6=-1", journal, binary=str(binary), rules=rules)
+    assert verdict("6", "worth less than -1") in out
