@@ -29,6 +29,15 @@ def verdict(name, words):
     return f"{name:>8}: {words}"
 
 
+def cli_except(path, pattern, body):
+    """A binary at `path` that runs the shell `body` when its arguments match the `case`
+    pattern `pattern`, and is the command line's binary otherwise."""
+    path.write_text(f'#!/bin/sh\ncase "$*" in {pattern}) {body} ;; esac\n'
+                    f'exec "{pathlib.Path(cli()).resolve()}" "$@"\n')
+    path.chmod(0o755)
+    return str(path)
+
+
 def test_first_move_values_agree_with_the_exact_query(kalah_tables, tmp_path):
     # Independent of the script's questions (one null-window proof per line of play, the
     # lines of an extra move apart): the root's exact classification of every move.
@@ -92,11 +101,7 @@ def test_first_moves_when_a_question_is_left_open_or_fails(kalah_tables, tmp_pat
     # A binary that answers every question but one as the real one does: for the position
     # after line 4-1 it either runs out of time (no answer) or fails.
     def wrapper(name, body):
-        path = tmp_path / name
-        path.write_text(f'#!/bin/sh\ncase "$*" in "solve "*"{AFTER_4_1}"*) {body} ;; esac\n'
-                        f'exec "{pathlib.Path(cli()).resolve()}" "$@"\n')
-        path.chmod(0o755)
-        return str(path)
+        return cli_except(tmp_path / name, f'"solve "*"{AFTER_4_1}"*', body)
 
     open_one = wrapper("timeout.sh", 'echo \'{"answer": null, "bounds": [-36, 36], "nodes": 7, '
                                      '"seconds": 0.0}\'; exit 0')
@@ -125,12 +130,9 @@ def test_first_moves_stopped_by_ctrl_c_while_a_move_is_played(tmp_path):
     # Ctrl-C reaches the whole process group. A binary that sends it while the script plays
     # a position's moves (before any question is asked) stops the script with 130, as a
     # Ctrl-C during a question does, not as a failed command (1).
-    binary = tmp_path / "ctrl-c.sh"
-    binary.write_text('#!/bin/sh\ncase "$*" in "play "*"--position"*) kill -INT 0; sleep 1 ;; '
-                      f'esac\nexec "{pathlib.Path(cli()).resolve()}" "$@"\n')
-    binary.chmod(0o755)
+    binary = cli_except(tmp_path / "ctrl-c.sh", '"play "*"--position"*', "kill -INT 0; sleep 1")
     out = subprocess.run(
-        [sys.executable, str(SCRIPTS / "kalah-first-moves.py"), str(binary), str(tmp_path),
+        [sys.executable, str(SCRIPTS / "kalah-first-moves.py"), binary, str(tmp_path),
          START, "2", str(tmp_path / "j.jsonl"), "--", "kalah", "--seeds", "3", "-q"],
         capture_output=True, text=True, start_new_session=True,
     )
@@ -285,26 +287,23 @@ def test_the_kept_6x6_journal_proves_every_published_value(tmp_path):
     # (docs/results.md). From it alone, with no search (a binary that refuses every `solve`),
     # the script proves each value Rawlings published for Kalah 6x6 with empty capture: the
     # six first moves, pit 1's five follow-ups, and both halves of the start's +2.
-    binary = tmp_path / "no-search.sh"
-    binary.write_text('#!/bin/sh\ncase "$1" in solve) echo "no search here" >&2; exit 1 ;; esac\n'
-                      f'exec "{pathlib.Path(cli()).resolve()}" "$@"\n')
-    binary.chmod(0o755)
-    kept = pathlib.Path(__file__).resolve().parents[2] / "docs" / "kalah-6x6-ec-first-moves.jsonl"
+    binary = cli_except(tmp_path / "no-search.sh", '"solve "*', 'echo "no search here" >&2; exit 1')
+    kept = SCRIPTS.parent / "docs" / "kalah-6x6-ec-first-moves.jsonl"
     journal = tmp_path / "journal.jsonl"
     journal.write_bytes(kept.read_bytes())
     rules = ("--seeds", "6", "--empty-capture", "--tables", "31")
     claims = "1-2=+2,1-3=+2,1-4=0,1-5=0,1-6=0,2=+2,3=0,4=0,5=0,6=-2"
-    out = first_moves(tmp_path, claims, journal, binary=str(binary), rules=rules)
-    for name, v in zip(claims.replace("=", ",").split(",")[::2], ["+2", "+2", "+0", "+0", "+0",
-                                                                   "+2", "+0", "+0", "+0", "-2"]):
-        assert verdict(name, f"worth exactly {v}") in out, name
+    out = first_moves(tmp_path, claims, journal, binary=binary, rules=rules)
+    for claim in claims.split(","):
+        name, v = claim.split("=")
+        assert verdict(name, f"worth exactly {int(v):+d}") in out, name
     assert out[-1] == "10 of 10 claimed values proven"
-    out = first_moves(tmp_path, "+2,+2,0,0,0,-2", journal, binary=str(binary), rules=rules)
+    out = first_moves(tmp_path, "+2,+2,0,0,0,-2", journal, binary=binary, rules=rules)
     assert out[-1] == "6 of 6 claimed values proven"
     # The start is worth at most +2 (every line), and pit 1, a move of it, exactly +2.
-    out = first_moves(tmp_path, "2", journal, binary=str(binary), rules=rules)
+    out = first_moves(tmp_path, "2", journal, binary=binary, rules=rules)
     assert out[-1] == "the start is worth at most +2: every one of 10 lines proven"
     # A claim the journal refutes is not proven: pit 6 is not worth -1 (the opponent's
     # position after it reaches +3).
-    out = first_moves(tmp_path, "6=-1", journal, binary=str(binary), rules=rules)
+    out = first_moves(tmp_path, "6=-1", journal, binary=binary, rules=rules)
     assert verdict("6", "worth less than -1") in out
