@@ -77,6 +77,9 @@ impl Advice<'_> {
                 FileError::Changed { .. } => {
                     "nothing was answered from it; run the command again once the file is whole (tables are replaced safely by writing a new file and renaming it over the old one, as `mancala build` does)".into()
                 }
+                FileError::Replaced { .. } => {
+                    "run the command again: it opens the tables as they are now (if a build is still writing them, once it has finished)".into()
+                }
                 FileError::WrongVariant { .. } => {
                     "point --dir at another folder, or delete the file and build again".into()
                 }

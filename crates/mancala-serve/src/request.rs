@@ -59,6 +59,24 @@ impl ApiError {
                     "{e}: no answer was given from it; this server opens its tables again for the next request, so ask again (a table is replaced safely by writing a new file and renaming it over the old one, as `mancala build` does)"
                 ),
             ),
+            OracleError::Table(TableError::File {
+                file: FileError::Replaced { .. },
+                ..
+            }) => ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "{e}: no answer was given; this server opens its tables again for the next request (checking every byte of them once), so ask again"
+                ),
+            ),
+            OracleError::Table(TableError::File {
+                file: FileError::Checksum { .. } | FileError::Corrupt { .. },
+                ..
+            }) => ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!(
+                    "{e}: this server cannot answer from it; its operator repairs it with `mancala build` of {key} into the server's folder (damaged tiers are built again), and the next request opens it again"
+                ),
+            ),
             OracleError::Search(SearchError::TooBig { .. }) => ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
                 format!("{e}: this server cannot search it; ask for a position with fewer seeds"),
@@ -67,13 +85,13 @@ impl ApiError {
         }
     }
 
-    /// Is `e` a table file changed in place under the oracle (whose tables must then be
-    /// opened again)?
+    /// Is `e` a table file changed in place under the oracle, or replaced behind it (whose
+    /// tables must then be opened again)?
     pub fn changed(e: &OracleError) -> bool {
         matches!(
             e,
             OracleError::Table(TableError::File {
-                file: FileError::Changed { .. },
+                file: FileError::Changed { .. } | FileError::Replaced { .. },
                 ..
             })
         )

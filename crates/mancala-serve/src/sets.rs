@@ -38,7 +38,16 @@ pub struct Shared {
 struct Sets {
     open: HashMap<Variant, (Opening, u64)>,
     clock: u64,
+    /// Rule sets closed because a file changed or was replaced under them: the next opening
+    /// checks every payload against its checksum (once; `mancala_oracle`'s record of checked
+    /// files spares the files that did not change), since a file written over in place keeps
+    /// its header and only the checksum tells.
+    changed: std::collections::HashSet<Variant>,
 }
+
+/// How often a request looks whether its rule set's tables on disk still are those opened
+/// (a tier built beside the server since): a directory listing's worth of `stat`s.
+const LOOK_EVERY: Duration = Duration::from_secs(1);
 
 /// A rule set once opened (the first request to find it empty opens it).
 type Opening = Arc<OnceCell<Arc<RuleSet>>>;
@@ -51,8 +60,12 @@ pub struct RuleSet {
     /// Where its tables come from: the largest tier to open, and whether they are the
     /// published database's files.
     tables: Source,
+    /// Whether its payloads were checked when it was opened (see [`Sets::changed`]).
+    checked: bool,
     pub reader: Oracle,
     searcher: Mutex<Option<Oracle>>,
+    /// When a request last looked whether [`RuleSet::tables`] is still what the folder holds.
+    looked: Mutex<std::time::Instant>,
 }
 
 /// Locks `m`, whatever a panicking holder left (the maps and oracles stay consistent: a
@@ -72,7 +85,39 @@ impl Shared {
 
     /// The rule set of `variant`, opened at its first request (off the request threads;
     /// other requests wait only for the rule set they name).
+    ///
+    /// A rule set whose folder now holds other tiers than it opened (a bigger tier built
+    /// beside the server: `/api/variants` already names it) is closed and opened again, so
+    /// that what the server says it has and what it answers from agree.
     pub async fn rule_set(self: &Arc<Self>, variant: Variant) -> Result<Arc<RuleSet>, ApiError> {
+        let set = self.rule_set_as_opened(variant).await?;
+        if !set.due() || Source::of(&self.config, &set.rules) == set.tables {
+            return Ok(set);
+        }
+        self.close(&set);
+        self.rule_set_as_opened(variant).await
+    }
+
+    /// Forgets `set` if it is still the one open for its variant: the next request opens it
+    /// again.
+    fn close(&self, set: &Arc<RuleSet>) {
+        let variant = *set.rules.variant();
+        let mut sets = lock(&self.sets);
+        let same = sets
+            .open
+            .get(&variant)
+            .and_then(|(cell, _)| cell.get())
+            .is_some_and(|open| Arc::ptr_eq(open, set));
+        if same {
+            sets.open.remove(&variant);
+        }
+    }
+
+    /// The rule set of `variant` as opened, however long ago.
+    async fn rule_set_as_opened(
+        self: &Arc<Self>,
+        variant: Variant,
+    ) -> Result<Arc<RuleSet>, ApiError> {
         let cell = {
             let mut sets = lock(&self.sets);
             sets.clock += 1;
@@ -114,17 +159,21 @@ impl Shared {
     fn open(&self, variant: Variant) -> Result<Arc<RuleSet>, ApiError> {
         let rules = Rules::new(variant);
         let tables = Source::of(&self.config, &rules);
-        let reader = self.oracle(&rules, tables)?;
+        let checked = lock(&self.sets).changed.contains(&variant);
+        let reader = self.oracle(&rules, tables, checked)?;
+        lock(&self.sets).changed.remove(&variant);
         Ok(Arc::new(RuleSet {
             rules,
             tables,
+            checked,
             reader,
             searcher: Mutex::new(None),
+            looked: Mutex::new(std::time::Instant::now()),
         }))
     }
 
-    /// An oracle over `tables`.
-    fn oracle(&self, rules: &Rules, tables: Source) -> Result<Oracle, ApiError> {
+    /// An oracle over `tables`, their payloads checked against their checksums if `checked`.
+    fn oracle(&self, rules: &Rules, tables: Source, checked: bool) -> Result<Oracle, ApiError> {
         let c = &self.config;
         let settings = Settings {
             dir: c.dir.clone(),
@@ -139,7 +188,7 @@ impl Shared {
         let mut oracle = Oracle::new(rules.clone(), settings);
         let key = rules.variant().key();
         let opened = match (tables, &c.vu_dir) {
-            (Source::Built(max), _) => oracle.open_built_checked(max, false),
+            (Source::Built(max), _) => oracle.open_built_checked(max, checked),
             (Source::Published(max), Some(vu)) => oracle.use_published(vu, max),
             _ => Ok(()),
         };
@@ -148,21 +197,13 @@ impl Shared {
     }
 
     /// The answer for an oracle's error about `set`. A table file changed in place under
-    /// it (see `mancala_tables::Tables::unchanged`) closes the rule set: the next request
-    /// opens its tables again, and reads the file as it is then (or is told what is wrong
-    /// with it).
+    /// it, or replaced behind it (see `mancala_tables::Tables::unchanged`), closes the rule
+    /// set: the next request opens its tables again, checks every payload, and reads the
+    /// files as they are then (or is told what is wrong with them).
     pub fn oracle_error(&self, set: &Arc<RuleSet>, e: OracleError) -> ApiError {
         if ApiError::changed(&e) {
-            let variant = *set.rules.variant();
-            let mut sets = lock(&self.sets);
-            let same = sets
-                .open
-                .get(&variant)
-                .and_then(|(cell, _)| cell.get())
-                .is_some_and(|open| Arc::ptr_eq(open, set));
-            if same {
-                sets.open.remove(&variant);
-            }
+            lock(&self.sets).changed.insert(*set.rules.variant());
+            self.close(set);
         }
         ApiError::oracle(e, &set.rules.variant().key())
     }
@@ -203,7 +244,7 @@ impl Shared {
             let _permit = permit;
             let mut searcher = lock(&set.searcher);
             if searcher.is_none() {
-                *searcher = Some(shared.oracle(&set.rules, set.tables)?);
+                *searcher = Some(shared.oracle(&set.rules, set.tables, set.checked)?);
             }
             let oracle = searcher.as_mut().expect("made above");
             oracle.set_time_limit(Some(seconds));
@@ -217,6 +258,19 @@ impl Shared {
         // this rule set gets a flag of its own.
         drop(gone);
         answer
+    }
+}
+
+impl RuleSet {
+    /// Is it time to look at the folder again ([`LOOK_EVERY`])? Says yes to one caller a
+    /// period.
+    fn due(&self) -> bool {
+        let mut looked = lock(&self.looked);
+        let due = looked.elapsed() >= LOOK_EVERY;
+        if due {
+            *looked = std::time::Instant::now();
+        }
+        due
     }
 }
 

@@ -625,6 +625,107 @@ fn a_table_changed_in_place_does_not_kill_the_server() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A table written over or replaced behind a running server, with its header untouched, is
+/// noticed (the probe of 2026-12-07: a payload zeroed in place was answered from for as long
+/// as the server ran, and a tier repaired by `mancala build`, which renames a new file over
+/// the old one, was never read). The question after the change gets a 503 that says the file
+/// was replaced; the server then opens its tables again checking every payload, so a damaged
+/// one is named with the command that repairs it, and a whole one answers right. A tier built
+/// beside the server is answered from within a second, as `/api/variants` already says.
+#[test]
+fn a_table_replaced_behind_the_server_is_read_again() {
+    let dir = std::env::temp_dir().join(format!("mancala-serve-replaced-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let rules = Rules::new(Variant::preset(Preset::Awari));
+    let key = rules.variant().key();
+    std::fs::create_dir_all(dir.join(&key)).unwrap();
+    let name = |n: usize| format!("{key}/tier-{n:03}.mtb");
+    for n in 0..=11 {
+        std::fs::copy(tables().join(name(n)), dir.join(name(n))).unwrap();
+    }
+    // A file put in place as `mancala build` does: written beside, renamed over.
+    let put = |n: usize| {
+        let beside = dir.join(format!("{key}/new.tmp"));
+        std::fs::copy(tables().join(name(n)), &beside).unwrap();
+        std::fs::rename(&beside, dir.join(name(n))).unwrap();
+    };
+    // Past `Tables::unchanged`'s look at the files (every 100 ms).
+    let later = |ms: u64| std::thread::sleep(std::time::Duration::from_millis(ms));
+    let url = start(&dir);
+    let q = format!(
+        "{url}/api/query?variant=awari&position={}",
+        esc("1 1 1 1 2 2 1 1 0 0 0 1")
+    );
+    let (status, right) = get(&q);
+    assert_eq!(
+        (status, right["source"].as_str()),
+        (200, Some("table")),
+        "{right}"
+    );
+    let replaced = |(status, e): (u16, serde_json::Value)| {
+        assert_eq!(status, 503, "{e}");
+        let msg = e["error"].as_str().unwrap();
+        assert!(
+            msg.contains("tier-011.mtb") && msg.contains("replaced"),
+            "{msg}"
+        );
+        assert!(msg.contains("ask again"), "{msg}");
+    };
+
+    // The payload zeroed in place, the header left as it was.
+    {
+        use std::io::{Seek, SeekFrom, Write};
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .open(dir.join(name(11)))
+            .unwrap();
+        let len = f.metadata().unwrap().len();
+        f.seek(SeekFrom::Start(len / 2)).unwrap();
+        f.write_all(&vec![0u8; 4096]).unwrap();
+    }
+    later(150);
+    replaced(get(&q));
+    // Opened again, every payload checked: the damage is named, with the repair.
+    let (status, e) = get(&q);
+    assert_eq!(status, 500, "{e}");
+    let msg = e["error"].as_str().unwrap();
+    assert!(
+        msg.contains("tier-011.mtb") && msg.contains("checksum"),
+        "{msg}"
+    );
+    assert!(msg.contains("mancala build"), "{msg}");
+    // Repaired by a rename: the right answer again.
+    put(11);
+    assert_eq!(get(&q), (200, right.clone()));
+    // A new file renamed over a whole one (the same values): noticed, then read again.
+    put(11);
+    later(150);
+    replaced(get(&q));
+    assert_eq!(get(&q), (200, right.clone()));
+
+    // Tier 12 built beside the server: a 12-seed question with `tables_only` is refused
+    // until the server looks again, then answered from the tables, as the server says.
+    let q12 = format!(
+        "{url}/api/query?variant=awari&position={}&tables_only=true",
+        esc("1 1 1 1 2 2 1 1 0 0 0 2")
+    );
+    assert_eq!(get(&q12).0, 404);
+    put(12);
+    let (_, variants) = get(&format!("{url}/api/variants"));
+    assert!(
+        variants.to_string().contains("\"up_to_seeds\":12"),
+        "{variants}"
+    );
+    later(1100);
+    let (status, a) = get(&q12);
+    assert_eq!((status, a["source"].as_str()), (200, Some("table")), "{a}");
+    // The same value the full tables give.
+    let whole = start(tables());
+    let (_, b) = get(&q12.replace(q12.split("/api").next().unwrap(), &whole));
+    assert_eq!(a, b);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Cuts the file at `path` to `len` bytes in place, as `truncate` does.
 fn cut(path: &std::path::Path, len: u64) {
     let f = std::fs::OpenOptions::new().write(true).open(path).unwrap();

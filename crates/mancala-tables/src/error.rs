@@ -63,6 +63,17 @@ pub enum FileError {
         /// The file.
         path: PathBuf,
     },
+    /// The file behind an open table is no longer the one opened: written since, another file
+    /// renamed over it (as `mancala build` replaces a damaged tier), removed, or a tier that
+    /// was missing is now there. Whatever was read came from the file as it was opened, which
+    /// a long-lived reader must not go on answering from.
+    #[error(
+        "{path} was replaced, written or removed after the tables were opened (a build or repair beside this reader?)"
+    )]
+    Replaced {
+        /// The file.
+        path: PathBuf,
+    },
     /// A table of another rule set.
     #[error("{path}: built for rule set '{found}', not '{expected}'")]
     WrongVariant {
@@ -84,6 +95,7 @@ impl FileError {
             | FileError::Version { path, .. }
             | FileError::Checksum { path }
             | FileError::Changed { path }
+            | FileError::Replaced { path }
             | FileError::NotAFile { path, .. }
             | FileError::WrongVariant { path, .. } => path,
         }

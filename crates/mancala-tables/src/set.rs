@@ -12,6 +12,7 @@ use mancala_rules::{Board, Next, Node, Rules};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 
 /// Every built tier of one rule set under a directory.
@@ -30,7 +31,19 @@ pub struct Tables {
     published: bool,
     /// Every file's payload checksum was checked when it was opened.
     payloads_checked: bool,
+    /// The maps are watched ([`Watching::On`]): [`Tables::unchanged`] also looks at the files
+    /// behind them, now and then.
+    watched: bool,
+    /// When the set was opened, and when [`Tables::unchanged`] last looked at its files (in
+    /// milliseconds since then, plus one; 0 before the first look).
+    opened_at: std::time::Instant,
+    files_seen: AtomicU64,
 }
+
+/// How often [`Tables::unchanged`] looks at the files themselves (a `stat` a tier, about 1.6
+/// microseconds each here: 29 tiers after every answer would cost a table query more than
+/// its reading does). A file replaced or written over is thus noticed within this time.
+const FILES_EVERY: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// Unpacked blocks kept at most (each up to ~128 KB).
 const UNPACKED_BLOCKS: usize = 256;
@@ -95,6 +108,7 @@ impl Tables {
         }
         let mut tables = Tables::of(rules, ix, dir, tiers, false);
         tables.payloads_checked = check_payload;
+        tables.watched = watch == Watching::On;
         Ok(tables)
     }
 
@@ -114,6 +128,9 @@ impl Tables {
             known: Mutex::new(HashMap::new()),
             published,
             payloads_checked: false,
+            watched: false,
+            opened_at: std::time::Instant::now(),
+            files_seen: AtomicU64::new(0),
         }
     }
 
@@ -175,13 +192,53 @@ impl Tables {
     /// a reader asks after each answer, and gives none if a file changed under it (cut
     /// short, or another file copied over it); opening the tables again then reads the file
     /// as it is now. A tier decoded into memory is looked at when it is decoded.
+    ///
+    /// Every [`FILES_EVERY`] it also looks at the files behind the maps: a file written over
+    /// in place, a new one renamed over it (as `mancala build` replaces a damaged tier), a
+    /// file removed, or a tier that was missing and is now there, makes
+    /// [`FileError::Replaced`]. A header cannot show those: the map still reads the file it
+    /// was opened on.
     pub fn unchanged(&self) -> Result<(), TableError> {
         for t in self.tiers.iter().flatten() {
             let h = t.header();
             t.unchanged()
                 .map_err(|e| e.of_tier(&h.key, h.tier as usize))?;
         }
+        if self.files_due() {
+            let key = self.rules.variant().key();
+            for (n, t) in self.tiers.iter().enumerate() {
+                let replaced = match t {
+                    Some(t) => t.replaced().then(|| t.path().to_path_buf()),
+                    // A published set's missing files are not looked for: it is opened
+                    // from whatever subset is there.
+                    None if !self.published => {
+                        let path = tier_path(&self.dir, &key, n);
+                        present(&path).then_some(path)
+                    }
+                    None => None,
+                };
+                if let Some(path) = replaced {
+                    return Err(FileError::Replaced { path }.of_tier(&key, n));
+                }
+            }
+        }
         Ok(())
+    }
+
+    /// Is it time to look at the files again ([`Tables::unchanged`])? At the first question,
+    /// then at most every [`FILES_EVERY`]; never for maps not watched.
+    fn files_due(&self) -> bool {
+        if !self.watched {
+            return false;
+        }
+        let now = self.opened_at.elapsed().as_millis() as u64 + 1;
+        let seen = self.files_seen.load(Relaxed);
+        let due = seen == 0 || now.saturating_sub(seen) >= FILES_EVERY.as_millis() as u64;
+        // One caller looks; others asking at the same moment rely on it.
+        due && self
+            .files_seen
+            .compare_exchange(seen, now, Relaxed, Relaxed)
+            .is_ok()
     }
 
     /// Was every file's payload checksum checked when the tables were opened (the

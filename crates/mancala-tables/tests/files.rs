@@ -950,3 +950,62 @@ fn warm_stops_at_a_file_cut_short_under_it_watched_or_not() {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+/// A watched set notices, within its look at the files, what no header shows: a file renamed
+/// over a tier (as a build's repair does), a payload written over in place, a tier removed, and
+/// a missing tier put in place. A set not watched (a build's own) is never told.
+#[test]
+fn a_watched_set_notices_files_replaced_behind_it() {
+    use mancala_tables::{FileError, TableError, Watching};
+    let r = rules(Preset::Awari);
+    let key = r.variant().key();
+    let dir = scratch("replaced");
+    build_in(&dir, &r, 10, 2, false);
+    let tier = |n: usize| tier_path(&dir, &key, n);
+    let spare = dir.join("spare.mtb");
+    let open = |w| Tables::open_with(&dir, &r, 10, Payload::Unchecked, w).unwrap();
+    // Past the set's look at the files (every 100 ms).
+    let later = || std::thread::sleep(std::time::Duration::from_millis(150));
+    let replaced = |t: &Tables, n: usize| match t.unchanged() {
+        Err(TableError::File {
+            file: FileError::Replaced { path },
+            ..
+        }) => assert_eq!(path, tier(n)),
+        other => panic!("tier {n}: {other:?}"),
+    };
+    let put = |n: usize| {
+        std::fs::copy(tier(n), &spare).unwrap();
+        std::fs::rename(&spare, tier(n)).unwrap();
+    };
+
+    // Renamed over, the same bytes: the file is another.
+    let t = open(Watching::On);
+    t.unchanged().unwrap();
+    put(9);
+    later();
+    replaced(&t, 9);
+    let quiet = open(Watching::Off);
+    // Written over in place, the header kept.
+    let t = open(Watching::On);
+    let t9 = std::fs::read(tier(9)).unwrap();
+    std::fs::write(tier(9), &t9).unwrap();
+    later();
+    replaced(&t, 9);
+    // Removed, and a missing one put back.
+    std::fs::rename(tier(8), &spare).unwrap();
+    let t = open(Watching::On);
+    t.unchanged().unwrap();
+    later();
+    t.unchanged().unwrap();
+    std::fs::rename(&spare, tier(8)).unwrap();
+    later();
+    replaced(&t, 8);
+    let t = open(Watching::On);
+    std::fs::remove_file(tier(10)).unwrap();
+    later();
+    replaced(&t, 10);
+    // Not watched: nothing is looked at.
+    later();
+    quiet.unchanged().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -43,8 +43,10 @@ pub struct Table {
 #[derive(Clone)]
 enum Opened {
     /// A table file's header, byte for byte: a file cut short or overwritten with another
-    /// file (another tier, another build) has another header, or none.
-    Header(Box<[u8; HEADER_LEN]>),
+    /// file (another tier, another build) has another header, or none. Beside it what `stat`
+    /// said of the file when it was opened: a payload written over in place, or a new file
+    /// renamed over the path, leaves the header as it was (see [`Table::replaced`]).
+    Header(Box<[u8; HEADER_LEN]>, Option<Identity>),
     /// A headerless file (the published database's): its size, inode and time of change.
     Stat(Option<Identity>),
     /// Values in memory: nothing changes them.
@@ -58,6 +60,9 @@ struct Identity {
     dev: u64,
     ino: u64,
     mtime: (i64, i64),
+    /// The time of the last change of the file's inode, which no one can set back (a
+    /// payload written over and its time of modification restored still shows here).
+    ctime: (i64, i64),
 }
 
 impl Identity {
@@ -68,6 +73,7 @@ impl Identity {
             dev: m.dev(),
             ino: m.ino(),
             mtime: (m.mtime(), m.mtime_nsec()),
+            ctime: (m.ctime(), m.ctime_nsec()),
         }
     }
 
@@ -114,6 +120,7 @@ impl Table {
         watch: Watching,
     ) -> Result<Table, FileError> {
         let file = open_regular(path)?;
+        let identity = file.metadata().ok().as_ref().map(Identity::of);
         // SAFETY: table files are written once under a temporary name and renamed into place;
         // this program never modifies them while they are mapped. One changed by someone else
         // is caught where the map is watched (see `mapped`), and faults where it is not.
@@ -128,7 +135,12 @@ impl Table {
                 path: path.to_path_buf(),
             }),
             Err((e, _)) => Err(e),
-            Ok(t) => t.unchanged().map(|()| t),
+            Ok(mut t) => {
+                if let Opened::Header(_, id) = &mut t.opened {
+                    *id = identity;
+                }
+                t.unchanged().map(|()| t)
+            }
         }
     }
 
@@ -234,7 +246,7 @@ impl Table {
         }
         let mut bytes = Box::new([0u8; HEADER_LEN]);
         bytes.copy_from_slice(&map[..HEADER_LEN]);
-        Ok((header, Opened::Header(bytes)))
+        Ok((header, Opened::Header(bytes, None)))
     }
 
     /// Opens a file of the published Awari database (`scores.N`, see [`crate::store::published`]):
@@ -313,7 +325,7 @@ impl Table {
         let changed = m.faulted()
             || (m.watched()
                 && match &self.opened {
-                    Opened::Header(h) => m.get(..HEADER_LEN) != Some(&h[..]),
+                    Opened::Header(h, _) => m.get(..HEADER_LEN) != Some(&h[..]),
                     Opened::Stat(id) => Identity::at(&self.path) != *id,
                     Opened::Memory => false,
                 });
@@ -323,6 +335,23 @@ impl Table {
             }),
             false => Ok(()),
         }
+    }
+
+    /// Is the file at this table's path no longer the one opened: written since (its time of
+    /// change), another file renamed over it (its inode), or gone? The map still reads the
+    /// file it was opened on, so a long-lived reader would go on answering from the old
+    /// values (or, for a payload written over in place, from bytes no checksum vouched for)
+    /// without ever seeing a header change. One `stat`: [`crate::Tables::unchanged`] asks
+    /// now and then, not after every answer. Only watched maps are looked at.
+    pub(crate) fn replaced(&self) -> bool {
+        let (Data::Mapped(m) | Data::Blocks(m)) = &self.data else {
+            return false;
+        };
+        m.watched()
+            && match &self.opened {
+                Opened::Header(_, id) | Opened::Stat(id) => Identity::at(&self.path) != *id,
+                Opened::Memory => false,
+            }
     }
 
     /// The same table, with the value of the position its file leaves out.
