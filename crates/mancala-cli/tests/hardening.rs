@@ -795,6 +795,49 @@ fn a_position_that_cannot_arise_is_said_to_be_so() {
     assert!(!t.contains("cannot arise"), "{t}");
 }
 
+/// Why an answer was searched says what is on disk (the probe of 2026-12-07): with no table
+/// files Kalah's answer claimed "the built tables, which go up to 1 seeds" (the tiers the
+/// oracle works out in memory), and with tier 5 of 0..12 missing it said the tables go up to
+/// 4 seeds, though tier 12 is there. Both answers are the same values either way.
+#[test]
+fn why_a_question_was_searched_names_what_is_on_disk() {
+    let dir = scratch("why-searched");
+    let d = dir.to_str().unwrap();
+    let p = "1 1 1 1 1 2 0 2 3 0 0 0";
+    let ask = |d: &str| {
+        let out = mancala(&["query", "kalah", "--seeds", "3", p, "--dir", d, "-q"]);
+        assert!(out.status.success(), "{}", text(&out));
+        text(&out)
+    };
+    let none = ask(d);
+    assert!(
+        none.contains(&format!("no tables of this rule set are built in {d}")),
+        "{none}"
+    );
+    let out = mancala(&["build", "kalah", "--max-seeds", "12", "--dir", d, "-q"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let whole = ask(d);
+    assert!(!whole.contains("by search"), "{whole}");
+    std::fs::remove_file(dir.join("kalah-6p/tier-005.mtb")).unwrap();
+    let gap = ask(d);
+    assert!(
+        gap.contains("by search over tiers 0..=4: tier 5 is missing")
+            && gap.contains("--max-seeds 12"),
+        "{gap}"
+    );
+    // The value and the best moves are the same whichever way they came (a search proves the
+    // other moves only worse: "at most -2" where the table says -2).
+    let moves = |t: &str| {
+        t.lines()
+            .filter(|l| l.contains("value ") || l.contains("best"))
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(moves(&none), moves(&whole));
+    assert_eq!(moves(&gap), moves(&whole));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// No "-0.00 s": a build that reuses every tier took 0.00 s (the sum of no durations was
 /// -0.0), and so does a plan in which no tier fits, in text and JSON.
 #[test]

@@ -217,14 +217,19 @@ pub fn spec(p: &Pairs) -> Result<GameSpec, ApiError> {
     })
 }
 
-/// The longest a request's search may take: its `max_seconds`, at most `most`.
+/// The shortest `max_seconds` taken: below it no search gets under way, and a request asking
+/// a microsecond was told that every search slot had been busy for the whole time limit.
+pub const LEAST_SECONDS: f64 = 0.01;
+
+/// The longest a request's search may take: its `max_seconds`, at least [`LEAST_SECONDS`] and
+/// at most `most`.
 pub fn seconds(p: &Pairs, most: f64) -> Result<f64, ApiError> {
     match param(p, "max_seconds") {
         None | Some("") => Ok(most),
         Some(v) => match v.parse::<f64>() {
-            Ok(s) if s > 0.0 && s <= most => Ok(s),
+            Ok(s) if (LEAST_SECONDS..=most).contains(&s) => Ok(s),
             _ => Err(ApiError::bad(format!(
-                "max_seconds must be a number of seconds above 0 and at most {most} (this server's limit), not '{v}'"
+                "max_seconds must be a number of seconds from {LEAST_SECONDS} to {most} (this server's limit), not '{v}'"
             ))),
         },
     }

@@ -42,6 +42,31 @@ pub struct QueryCmd {
 }
 
 impl QueryCmd {
+    /// Why an answer came from a search: the tables the oracle used stop below the
+    /// position, a missing tier cut them short (the files above it are not used: a search
+    /// probes a complete range), or there are no files at all (the oracle then uses only the
+    /// trivial tiers it works out in memory, which are no reason to say tables are built).
+    fn searched_because(&self, oracle: &Oracle) -> String {
+        let dir = &self.table.dir;
+        let on_disk = mancala_oracle::highest_tier(dir, oracle.rules());
+        match (oracle.tables_up_to(), on_disk) {
+            (_, None) => format!(
+                "by search: no tables of this rule set are built in {}",
+                dir.display()
+            ),
+            (Some(k), Some(top)) if top > k => format!(
+                "by search over tiers 0..={k}: tier {} is missing, so the tiers above it are not used; `{}` builds it",
+                k + 1,
+                self.table.variant.build_command(top, dir)
+            ),
+            (Some(k), _) => format!(
+                "by search: the position lies above the built tables, which go up to {k} seed{}",
+                if k == 1 { "" } else { "s" }
+            ),
+            (None, Some(_)) => "by search: the tables here do not start at tier 0".into(),
+        }
+    }
+
     pub fn run(&self) -> Result<()> {
         let rules = self.table.rules()?;
         let b = parse_position(&rules, &self.position)?;
@@ -85,12 +110,7 @@ impl QueryCmd {
             if a.moves.is_empty() {
                 println!("no legal moves: the game is over");
             } else if a.source == mancala_oracle::Source::Search && a.cannot_arise.is_none() {
-                match oracle.tables_up_to() {
-                    Some(k) => println!(
-                        "(by search: the position lies above the built tables, which go up to {k} seeds)"
-                    ),
-                    None => println!("(by search: no tables of this rule set are built)"),
-                }
+                println!("({})", self.searched_because(&oracle));
             }
             for m in &a.moves {
                 let mark = if a.best.contains(&m.pit) {
