@@ -35,6 +35,14 @@ impl Advice<'_> {
                     t => format!(", or build up to --max-seeds {}", t - 1),
                 }
             ),
+            TableError::Gap { tier, .. } => format!(
+                "nothing was rewritten (a tier is packed from every tier below it); run `{}` to build the missing tier (the built ones are kept), then pack again{}",
+                build(*tier),
+                match tier {
+                    0 => String::new(),
+                    t => format!(", or pack only the tiers below it with --max-seeds {}", t - 1),
+                }
+            ),
             TableError::MissingPublished { tier, .. } => format!(
                 "add that file to the folder (the database is published by seed count), or drop --vu-dir and use the engine's own tables (`{}`)",
                 build(*tier)

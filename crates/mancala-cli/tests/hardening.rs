@@ -452,6 +452,47 @@ fn xxh3(bytes: &[u8]) -> u64 {
     xxhash_rust::xxh3::xxh3_64(bytes)
 }
 
+/// A tier deleted from the middle of a set: `pack` refuses the set before it rewrites a
+/// file, names the missing tier and the build that fills it, and fails, rather than pack the
+/// tiers below the gap and report success. Once the build is run, pack packs every tier.
+#[test]
+fn pack_names_a_missing_tier_and_the_build_that_fills_it() {
+    let dir = scratch("pack-gap");
+    let d = dir.to_str().unwrap();
+    let built = mancala(&["build", "kalah", "--max-seeds", "12", "--dir", d, "-q"]);
+    assert!(built.status.success(), "{}", text(&built));
+    let folder = dir.join("kalah-6p");
+    std::fs::remove_file(folder.join("tier-005.mtb")).unwrap();
+    let tier = |n: usize| std::fs::read(folder.join(format!("tier-{n:03}.mtb"))).unwrap();
+    let (low, high) = (tier(4), tier(12));
+    let build = format!("mancala build kalah --max-seeds 5 --dir {d}");
+    assert_one_line_errors(&[(&["pack", "kalah", "--dir", d], &build)]);
+    let out = mancala(&["pack", "kalah", "--dir", d]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(out.stdout.is_empty(), "{}", text(&out));
+    let err = text(&out);
+    for needle in [
+        "tier 5 of kalah-6p is not built",
+        "up to tier 12",
+        "nothing was rewritten",
+        "--max-seeds 4",
+    ] {
+        assert!(err.contains(needle), "'{err}' lacks '{needle}'");
+    }
+    assert!(tier(4) == low && tier(12) == high, "a tier was rewritten");
+    // The advice works: the build fills the gap, and pack then packs every tier.
+    let words: Vec<&str> = build.split(' ').skip(1).collect();
+    let filled = mancala(&words);
+    assert!(filled.status.success(), "{}", text(&filled));
+    let packed = mancala(&["pack", "kalah", "--dir", d]);
+    assert!(packed.status.success(), "{}", text(&packed));
+    assert!(
+        String::from_utf8_lossy(&packed.stdout).contains("13 files rewritten"),
+        "{}",
+        text(&packed)
+    );
+}
+
 #[test]
 fn every_message_leads_to_a_fix() {
     let dir = scratch("messages");

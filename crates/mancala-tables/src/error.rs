@@ -152,6 +152,23 @@ pub enum TableError {
         /// The table folder.
         dir: PathBuf,
     },
+    /// A tier is missing below tiers that are built (its file deleted or lost). Every tier
+    /// above it is compressed or decoded from the tiers below, so [`crate::pack`] refuses
+    /// the set before it rewrites a file, rather than stop at the gap and leave the tiers
+    /// above it as they were.
+    #[error(
+        "tier {tier} of {key} is not built in {dir}, but tiers above it are (up to tier {above})"
+    )]
+    Gap {
+        /// The seeds of the lowest missing tier.
+        tier: usize,
+        /// The highest tier built above it.
+        above: usize,
+        /// The rule set's key (its folder name).
+        key: String,
+        /// The table folder.
+        dir: PathBuf,
+    },
     /// A tier's file of the published Awari database is not in the folder.
     #[error("scores.{tier}, the published database's file of tier {tier}, is not in {dir}")]
     MissingPublished {

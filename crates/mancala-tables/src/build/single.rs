@@ -377,7 +377,9 @@ fn unpack_in_batches(
 }
 
 /// Rewrites the tiers `0..=max` of a rule set in compressed form (or back to raw). Compressing
-/// or decoding tier `n` reads every tier below it, so all of them must be present.
+/// or decoding tier `n` reads every tier below it, so all of them must be present: the
+/// built tiers are `0..=k` for some `k` (tiers above `k` are simply not built yet), and a
+/// tier missing below a built one is [`TableError::Gap`], before any file is rewritten.
 /// Returns (tier, bytes before, bytes after) for each file rewritten.
 pub fn pack(
     rules: &Rules,
@@ -398,6 +400,20 @@ pub fn pack(
     let Some(_lock) = lock_folder(&folder, false, |_| {})? else {
         return Err(TableError::Busy { folder });
     };
+    // A gap (a tier missing below a built one) is refused before any file is rewritten:
+    // nothing above it can be packed, and a set packed up to the gap and reported done
+    // would leave the tiers above it raw (or packed) without a word.
+    let built = |n: usize| tier_path(dir, &key, n).exists();
+    if let Some(tier) = (0..=max).find(|&n| !built(n)) {
+        if let Some(above) = (tier + 1..=max).rev().find(|&n| built(n)) {
+            return Err(TableError::Gap {
+                tier,
+                above,
+                key,
+                dir: dir.to_path_buf(),
+            });
+        }
+    }
     let mut out = Vec::new();
     let mut tables: Vec<Option<Table>> = Vec::new();
     // Tiers a build on this machine would take beyond memory get the form read back alone.
@@ -412,7 +428,7 @@ pub fn pack(
     for n in 0..=max {
         let path = tier_path(dir, &key, n);
         if !path.exists() {
-            // Nothing above a gap can be compressed or decoded.
+            // The top of the set: a gap below a built tier was refused above.
             break;
         }
         let t = Table::open(&path, &key, n, &ix, true).map_err(|e| e.of_tier(&key, n))?;
