@@ -218,6 +218,23 @@ pub fn stop_on_ctrl_c(oracle: &mut Oracle) -> Interrupt {
     interrupt
 }
 
+/// Why a search ended before it settled its question, as `solve` and `query` say it.
+pub fn cut_short(stopped: bool) -> &'static str {
+    if stopped {
+        "stopped by Ctrl-C or SIGTERM"
+    } else {
+        "out of time"
+    }
+}
+
+/// Ends a command whose search Ctrl-C stopped, once what it proved is printed: with status
+/// 130, as a shell reports an interrupted run, so that a script does not take the bounds for
+/// an answer. Stdout is flushed first (`exit` does not run the destructors that would).
+pub fn exit_stopped() -> ! {
+    let _ = std::io::stdout().flush();
+    std::process::exit(130);
+}
+
 /// Runs `watch` (which awaits signals) on a thread of its own with a one-thread runtime.
 /// Without the thread or the runtime the signals keep their defaults.
 pub fn watch_signals<F>(name: &str, watch: impl FnOnce() -> F + Send + 'static)

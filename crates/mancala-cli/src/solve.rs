@@ -4,7 +4,7 @@ use crate::advice::Advice;
 use crate::args::VariantArgs;
 use crate::games::{self, Engines};
 use crate::kept;
-use crate::searching::{progress_printer, stop_on_ctrl_c, SearchArgs};
+use crate::searching::{cut_short, exit_stopped, progress_printer, stop_on_ctrl_c, SearchArgs};
 use anyhow::Result;
 use clap::Args;
 use mancala_rules::{parse_position, Field, Report};
@@ -262,15 +262,6 @@ fn json_of(f: &Field) -> serde_json::Value {
     }
 }
 
-/// Why a search ended before it settled its question.
-fn cut_short(stopped: bool) -> &'static str {
-    if stopped {
-        "stopped by Ctrl-C or SIGTERM"
-    } else {
-        "out of time"
-    }
-}
-
 /// Pits as a line of numbers.
 fn move_list(pits: &[usize]) -> String {
     pits.iter()
@@ -303,12 +294,12 @@ impl Ending {
     /// with status 130 after a Ctrl-C.
     fn finish(self) -> Result<()> {
         if self.stopped {
-            use std::io::Write;
-            let _ = std::io::stdout().flush();
             if let Some(e) = self.unsaved {
+                use std::io::Write;
+                let _ = std::io::stdout().flush();
                 eprintln!("error: {e:#}");
             }
-            std::process::exit(130);
+            exit_stopped();
         }
         match self.unsaved {
             Some(e) => Err(e),

@@ -362,6 +362,109 @@ fn ctrl_c_during_a_backward_solution_leaves_bounds() {
     assert!(lo <= 0 && 0 <= hi, "{v}");
 }
 
+/// Kalah 6x5's start position over 12-seed tables: a search of many minutes, whose published
+/// value is +10 (Irving, Donkers and Uiterwijk, 2000; `docs/results.md`). The questions below
+/// are cut short long before it ends; what they report must hold that value.
+const KALAH_6X5_START: &str = "5 5 5 5 5 5 5 5 5 5 5 5";
+
+/// Tables of Kalah up to 12 seeds in a scratch folder, for a `query` far above them.
+fn kalah_tables(name: &str) -> common::Scratch {
+    let dir = scratch(name);
+    let built = mancala(&[
+        "build",
+        "kalah",
+        "--max-seeds",
+        "12",
+        "--dir",
+        dir.to_str().unwrap(),
+        "-q",
+    ]);
+    assert!(built.status.success(), "{built:?}");
+    dir
+}
+
+/// `query --max-seconds` stops a long search as `solve --max-seconds` does: the proven bounds
+/// instead of the value (text and JSON), status 0. The bounds hold the published value, with
+/// `--exact` too (there the bounds are the position's, gathered from its moves, not those of
+/// the move whose search the limit cut).
+#[test]
+fn query_reports_bounds_when_out_of_time() {
+    let dir = kalah_tables("query-max-seconds");
+    let d = dir.to_str().unwrap();
+    let ask = |extra: &[&str]| {
+        let args = [
+            &[
+                "query",
+                "kalah",
+                "--seeds",
+                "5",
+                KALAH_6X5_START,
+                "--dir",
+                d,
+                "--max-seconds",
+                "0.5",
+                "--threads",
+                "1",
+                "--hash",
+                "16",
+                "-q",
+            ][..],
+            extra,
+        ]
+        .concat();
+        mancala(&args)
+    };
+    for extra in [&["--json"][..], &["--json", "--exact"]] {
+        let out = ask(extra);
+        assert!(out.status.success(), "{extra:?}: {out:?}");
+        let v: Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
+        assert_eq!(v["value"], Value::Null, "{extra:?}: {v}");
+        assert_eq!(v["source"], "search", "{v}");
+        assert_eq!(v["seeds"], 60, "{v}");
+        let (lo, hi) = bounds(&v);
+        assert!(lo <= 10 && 10 <= hi, "{extra:?}: {v}");
+    }
+    let out = ask(&[]);
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("out of time: the value lies in [") && text.contains("(proven bounds)"),
+        "{text}"
+    );
+}
+
+/// Ctrl-C stops a `query` as it stops a `solve`: the bounds proven so far are printed (here
+/// as JSON) and the status is 130, instead of an end with nothing said.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_a_query_with_its_proven_bounds() {
+    let dir = kalah_tables("query-ctrl-c");
+    let run = interrupt_once(
+        &[
+            "query",
+            "kalah",
+            "--seeds",
+            "5",
+            KALAH_6X5_START,
+            "--dir",
+            dir.to_str().unwrap(),
+            "--json",
+            "--threads",
+            "1",
+            "--hash",
+            "16",
+        ],
+        "value in",
+        Duration::ZERO,
+    );
+    assert!(run.stderr.contains("stopping the search"), "{}", run.stderr);
+    assert_eq!(run.status.code(), Some(130), "{:?}", run.status);
+    let v: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(v["value"], Value::Null, "{v}");
+    let (lo, hi) = bounds(&v);
+    assert!(lo <= 10 && 10 <= hi, "{v}");
+}
+
 /// Above the built tiers, `query` searches; once the tables cover the position, the table
 /// answers. The search proves the best moves exactly and the others below the value (each
 /// interval holds the table's value); with `--exact` the two agree move by move.

@@ -27,6 +27,20 @@ pub fn answer(a: &Answer, seeds: usize) -> Value {
     v
 }
 
+/// A query cut short (a time limit or an interrupt) before the value was proven, shaped as
+/// [`answer`] with what is known, and as [`solution`] says bounds: `{"value": null, "bounds":
+/// [lo, hi], "best": [], "seeds", "source": "search"}`. No `moves`: a search cut short
+/// reports bounds on the position's value only, and an empty list would say the game is over.
+pub fn bounded_answer(lo: i32, hi: i32, seeds: usize) -> Value {
+    json!({
+        "value": null,
+        "bounds": [lo, hi],
+        "best": [],
+        "seeds": seeds,
+        "source": crate::Source::Search.name(),
+    })
+}
+
 /// A move's value: `{"pit", "value"}`, or `{"pit", "value": null, "bounds": [lo, hi]}`.
 fn move_value(m: &MoveValue) -> Value {
     match m.value() {

@@ -243,6 +243,11 @@ impl Oracle {
     /// tier built at all, the error that names the tier to build). Above the tables a
     /// question costs what [`Oracle::solve`] costs: the best moves are exact, and the
     /// others are only proven worse (see [`Answer::moves`]).
+    ///
+    /// A time limit in the settings, or an interrupt (see [`Oracle::set_interrupt`]), that
+    /// comes before the value is proven ends the search with
+    /// [`mancala_search::SearchError::OutOfTime`] and the bounds proven on the value of `b`:
+    /// an answer has exact values, so bounds are not one (a caller reports them as such).
     pub fn query(&mut self, b: Board, obs: &dyn Observer) -> Result<Answer, OracleError> {
         let a = self.query_unchecked(b, obs, false);
         self.checked(a).map(|a| self.noted(b, a))
@@ -250,6 +255,8 @@ impl Oracle {
 
     /// [`Oracle::query`] with every move's exact value, above the tables too: a search of
     /// each move's position, and a losing move's proof can cost many times the position's.
+    /// Cut short, the same error as [`Oracle::query`], with the bounds on the value of `b`
+    /// (not of the move whose search was under way).
     pub fn query_exact(&mut self, b: Board, obs: &dyn Observer) -> Result<Answer, OracleError> {
         let a = self.query_unchecked(b, obs, true);
         self.checked(a).map(|a| self.noted(b, a))

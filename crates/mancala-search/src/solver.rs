@@ -581,6 +581,12 @@ impl<'a> Solver<'a> {
     }
 
     /// The exact value of every legal move of `b`, in pit order (empty if the game is over).
+    ///
+    /// A time limit or an interrupt that comes first ends it with [`SearchError::OutOfTime`]
+    /// carrying the bounds proven on the value of `b` itself, as [`Solver::solve`] gives them:
+    /// the moves searched so far, the move under way and the moves not yet reached (bounded by
+    /// their seeds) together. The bounds of the move under way alone would be another
+    /// position's, seen from its own side to move.
     pub fn move_values(
         &mut self,
         b: Board,
@@ -594,10 +600,25 @@ impl<'a> Solver<'a> {
         }
         let mut out = Vec::new();
         if let Node::Moves(kids) = self.rules.node(b) {
-            for c in &kids {
+            for (i, c) in kids.iter().enumerate() {
                 let w = match c.next {
                     Next::Over => 0,
-                    _ => self.value_by(c.board, obs, deadline)?.0,
+                    _ => match self.value_by(c.board, obs, deadline) {
+                        Ok((w, _)) => w,
+                        Err(SearchError::OutOfTime { lo, hi }) => {
+                            let rest = kids.iter().skip(i + 1).map(|c| {
+                                let n = c.board.total() as i32;
+                                move_bounds(c, -n, n)
+                            });
+                            let done = out.iter().map(|&(_, v)| (v, v));
+                            let bounds = done.chain([move_bounds(c, lo, hi)]).chain(rest);
+                            let (lo, hi) = bounds
+                                .reduce(|(l, h), (a, b)| (l.max(a), h.max(b)))
+                                .expect("the move under way");
+                            return Err(SearchError::OutOfTime { lo, hi });
+                        }
+                        Err(e) => return Err(e),
+                    },
                 };
                 out.push((c.pit as usize, c.value(w)));
             }
@@ -615,6 +636,13 @@ impl<'a> Solver<'a> {
         let r = self.run(b, Goal::Depth(depth), &(), None)?;
         Ok((if r.lo == r.hi { r.lo } else { r.guess }, r.nodes))
     }
+}
+
+/// The bounds on the value of move `c` for its mover, given bounds `lo..=hi` on the value
+/// of the position it leads to for whoever moves there (the turn passing reverses them).
+fn move_bounds(c: &Child, lo: i32, hi: i32) -> (i32, i32) {
+    let (a, b) = (c.value(lo), c.value(hi));
+    (a.min(b), a.max(b))
 }
 
 /// The transposition table, in MiB, that a search `above` seeds above the tables (or above

@@ -2,12 +2,13 @@
 //! above them).
 
 use super::{TableArgs, VuDir};
-use crate::searching::{progress_printer, SearchEffort};
+use crate::searching::{cut_short, exit_stopped, progress_printer, stop_on_ctrl_c, SearchEffort};
 use crate::tiers::group;
 use anyhow::Result;
 use clap::Args;
-use mancala_oracle::{Oracle, Settings, TableSize};
+use mancala_oracle::{Answer, Options, Oracle, OracleError, Settings, TableSize};
 use mancala_rules::parse_position;
+use mancala_search::SearchError;
 
 #[derive(Args, Debug)]
 pub struct QueryCmd {
@@ -32,6 +33,12 @@ pub struct QueryCmd {
     /// ("at most"); a losing move's exact value can take many times as long
     #[arg(long)]
     exact: bool,
+
+    /// Above the built tiers: stop the search after this many seconds and report the proven
+    /// bounds instead of the value (with --exact, bounds on the position's value). Ctrl-C
+    /// stops it the same way, then exits with status 130
+    #[arg(long, value_name = "S", allow_negative_numbers = true)]
+    max_seconds: Option<f64>,
 
     /// No search progress on stderr
     #[arg(long, short)]
@@ -75,7 +82,10 @@ impl QueryCmd {
         let settings = Settings {
             dir: self.table.dir.clone(),
             tables: TableSize::Auto,
-            search: self.effort.options()?,
+            search: Options {
+                time_limit: crate::args::max_seconds(self.max_seconds)?,
+                ..self.effort.options()?
+            },
         };
         let mut oracle = Oracle::new(rules, settings);
         match &self.published.vu_dir {
@@ -84,13 +94,36 @@ impl QueryCmd {
         }
         .map_err(|e| advice.oracle(e, n))?;
         let progress = progress_printer(self.quiet);
-        let a = match self.exact {
+        let ctrl_c = stop_on_ctrl_c(&mut oracle);
+        let asked = match self.exact {
             true => oracle.query_exact(b, &progress),
             false => oracle.query(b, &progress),
+        };
+        // Stopped by Ctrl-C, whatever the search came to: status 130 once it is printed.
+        let stopped = ctrl_c.is_raised();
+        let a = match asked {
+            Ok(a) => a,
+            // Cut short by --max-seconds or Ctrl-C: what was proven, as `solve` reports it.
+            Err(OracleError::Search(SearchError::OutOfTime { lo, hi })) => {
+                self.print_bounds(&oracle, n, lo, hi, stopped);
+                return match stopped {
+                    true => exit_stopped(),
+                    false => Ok(()),
+                };
+            }
+            Err(e) => return Err(advice.oracle(e, n)),
+        };
+        self.print_answer(&oracle, n, &a, stopped);
+        if stopped {
+            exit_stopped();
         }
-        .map_err(|e| advice.oracle(e, n))?;
+        Ok(())
+    }
+
+    /// The answer: the value and every move's, as text or JSON.
+    fn print_answer(&self, oracle: &Oracle, n: usize, a: &Answer, stopped: bool) {
         if self.json {
-            println!("{}", mancala_oracle::json::answer(&a, n));
+            println!("{}", mancala_oracle::json::answer(a, n));
         } else {
             println!(
                 "{}: {} seeds in the pits",
@@ -110,7 +143,7 @@ impl QueryCmd {
             if a.moves.is_empty() {
                 println!("no legal moves: the game is over");
             } else if a.source == mancala_oracle::Source::Search && a.cannot_arise.is_none() {
-                println!("({})", self.searched_because(&oracle));
+                println!("({})", self.searched_because(oracle));
             }
             for m in &a.moves {
                 let mark = if a.best.contains(&m.pit) {
@@ -120,7 +153,29 @@ impl QueryCmd {
                 };
                 println!("  move {}: {m}{mark}", m.pit);
             }
+            // Stopped once the value was proven but before a move was proven to reach it
+            // (as `solve` says it): the moves above carry their bounds.
+            if a.best.is_empty() && !a.moves.is_empty() {
+                println!("best moves: not proven ({})", cut_short(stopped));
+            }
         }
-        Ok(())
+    }
+
+    /// Bounds proven on the value by a search cut short, as `solve` prints them.
+    fn print_bounds(&self, oracle: &Oracle, n: usize, lo: i32, hi: i32, stopped: bool) {
+        if self.json {
+            println!("{}", mancala_oracle::json::bounded_answer(lo, hi, n));
+            return;
+        }
+        println!(
+            "{}: {} seeds in the pits",
+            oracle.rules().variant(),
+            group(n as u128)
+        );
+        println!(
+            "{}: the value lies in [{lo:+}, {hi:+}] (proven bounds)",
+            cut_short(stopped)
+        );
+        println!("({})", self.searched_because(oracle));
     }
 }
