@@ -133,6 +133,12 @@ impl Advice<'_> {
         match e {
             OracleError::Table(t) => self.table_for(t, seeds),
             OracleError::Search(s) => self.search(s, seeds),
+            e @ OracleError::Inconsistent {
+                published: true, ..
+            } => with_hint(
+                e.into(),
+                "the published database's files in that folder are damaged or not Awari's: download them again (or export them from built tables with `mancala export`)".into(),
+            ),
             e @ OracleError::Inconsistent { .. } => with_hint(
                 e.into(),
                 format!(

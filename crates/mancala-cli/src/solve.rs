@@ -190,9 +190,16 @@ impl SolveCmd {
         }
         // Without a value no move is proven best, and there is no line to show. A stop after
         // the value but before the best moves were sorted out leaves them unproven.
+        // An Awari-type search over more positions than --reach-limit proves bounds only, and
+        // may meet at the value without having shown which moves reach it (it reports no
+        // move list then): an empty "best moves:" line read as "none".
         if s.value.is_some() {
             if s.best.is_empty() && !s.moves.is_empty() {
                 println!("best moves: not proven ({})", cut_short(stopped));
+            } else if s.best.is_empty() && !s.pv.is_empty() {
+                println!(
+                    "best moves: not proven (this search bounds the value without solving every reachable position: raise --reach-limit or build tables that hold the position)"
+                );
             } else {
                 println!("best moves: {}", move_list(&s.best));
                 println!("principal variation: {}", move_list(&s.pv));

@@ -879,6 +879,81 @@ fn why_a_question_was_searched_names_what_is_on_disk() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// An Awari-type search held to fewer reachable positions than it meets proves bounds only;
+/// when they meet at the value it printed "best moves: " with nothing after it (the probe of
+/// 2026-12-07), read as "no best move". It now says the best moves are not proven, and the
+/// value is the one the full solve gives.
+#[test]
+fn a_value_without_its_best_moves_says_they_are_not_proven() {
+    let dir = scratch("unproven-best");
+    let d = dir.to_str().unwrap();
+    let p = "2 0 1 2 1 0";
+    let base = [
+        "solve", "awari", p, "--pits", "3", "--seeds", "3", "--tables", "0",
+    ];
+    let ask = |more: &[&str]| {
+        let args: Vec<&str> = base.iter().chain(more).copied().collect();
+        let out = mancala(&args);
+        assert!(out.status.success(), "{}", text(&out));
+        text(&out)
+    };
+    let full = ask(&["--dir", d, "-q"]);
+    let held = ask(&["--reach-limit", "1", "--max-seconds", "5", "--dir", d, "-q"]);
+    let value = |t: &str| {
+        t.lines()
+            .find(|l| l.starts_with("value "))
+            .map(String::from)
+    };
+    assert!(value(&full).is_some(), "{full}");
+    assert_eq!(value(&held), value(&full), "{held}");
+    assert!(full.contains("best moves: 0 2"), "{full}");
+    assert!(held.contains("best moves: not proven"), "{held}");
+    assert!(!held.contains("best moves: \n"), "{held}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A published database's file that disagrees with its moves is named in its own folder, with
+/// the position as a command takes it and advice that fits (the probe of 2026-12-07: the
+/// message named the default table folder, printed `Board([3, 0, ...])` and advised `verify`,
+/// which does not read those files).
+#[test]
+fn an_inconsistent_published_file_is_named_in_its_folder() {
+    let dir = scratch("vu-inconsistent");
+    build(&dir, "4");
+    let vu = dir.join("vu");
+    let out = mancala(&[
+        "export",
+        "awari",
+        "--vu",
+        "--out",
+        vu.to_str().unwrap(),
+        "--dir",
+        dir.to_str().unwrap(),
+        "--max-seeds",
+        "4",
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let three = vu.join("scores.3");
+    let len = std::fs::metadata(&three).unwrap().len() as usize;
+    std::fs::write(&three, vec![0x7f; len]).unwrap();
+    let out = mancala(&[
+        "query",
+        "awari",
+        "3 0 0 0 0 0 0 0 0 0 0 0",
+        "--vu-dir",
+        vu.to_str().unwrap(),
+    ]);
+    let t = text(&out);
+    assert!(!out.status.success(), "{t}");
+    assert!(
+        t.contains(vu.to_str().unwrap()) && t.contains("'3 0 0 0 0 0 0 0 0 0 0 0'"),
+        "{t}"
+    );
+    assert!(t.contains("download them again"), "{t}");
+    assert!(!t.contains("Board(") && !t.contains("databases"), "{t}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// No "-0.00 s": a build that reuses every tier took 0.00 s (the sum of no durations was
 /// -0.0), and so does a plan in which no tier fits, in text and JSON.
 #[test]

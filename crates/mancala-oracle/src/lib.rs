@@ -66,10 +66,15 @@ pub enum OracleError {
         position: Board,
     },
     /// A stored value disagrees with the values of the position's moves.
-    #[error("the tables of {key} in {dir} say {stored} for {position:?} but its moves give {best}: the tables are inconsistent")]
+    #[error("the tables of {key} in {dir} say {stored} for the position {text} but its moves give {best}: the tables are inconsistent")]
     Inconsistent {
         /// The position.
         position: Board,
+        /// The position as a command takes it: its pit counts, the side to move's first.
+        text: String,
+        /// Whether the tables are the published database's files (`dir` is then their
+        /// folder, which `mancala verify` does not read: the files are to be fetched again).
+        published: bool,
         /// The value stored for it.
         stored: i32,
         /// The best of its moves' values.

@@ -592,12 +592,21 @@ impl Oracle {
                 let best = moves.iter().map(|m| m.1).max().unwrap_or(i32::MIN);
                 if let Some(stored) = tables.probe(b)? {
                     if stored as i32 != best {
+                        let text = b.pits(2 * self.rules.pits());
                         return Err(OracleError::Inconsistent {
                             position: b,
+                            text: format!(
+                                "'{}'",
+                                text.iter()
+                                    .map(|p| p.to_string())
+                                    .collect::<Vec<_>>()
+                                    .join(" ")
+                            ),
+                            published: tables.is_published(),
                             stored: stored as i32,
                             best,
                             key: self.rules.variant().key(),
-                            dir: self.settings.dir.clone(),
+                            dir: tables.dir().to_path_buf(),
                         });
                     }
                 }
