@@ -79,6 +79,9 @@ impl Advice<'_> {
                 FileError::Io { .. } => {
                     "check the path and its permissions (and the free space when building)".into()
                 }
+                FileError::NotAFolder { .. } => {
+                    "move it out of the way, or point --dir at another folder".into()
+                }
                 FileError::NotAFile { .. } => {
                     "remove it (or point --dir at another folder), then build again".into()
                 }

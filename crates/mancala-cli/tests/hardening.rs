@@ -714,6 +714,27 @@ fn what_stands_in_the_way_of_a_write_is_named() {
         ],
         "a file is there, not a folder",
     )]);
+    // A file where a rule set's folder goes (the probe of 2026-12-07: "File exists (os error
+    // 17)", and "Not a directory (os error 20)" for a --dir that is a file).
+    let beside = scratch("in-the-way-kalah");
+    std::fs::create_dir_all(&beside).unwrap();
+    std::fs::write(beside.join("kalah-6p"), "x").unwrap();
+    let b = beside.to_str().unwrap();
+    let out = mancala(&["build", "kalah", "--max-seeds", "4", "--dir", b, "-q"]);
+    let t = text(&out);
+    assert!(!out.status.success(), "{t}");
+    assert!(
+        t.contains("kalah-6p is a file, not a folder") && t.contains("out of the way"),
+        "{t}"
+    );
+    assert!(!t.contains("os error"), "{t}");
+    let out = mancala(&["bench", "--solve", "--dir", file.to_str().unwrap()]);
+    let t = text(&out);
+    assert!(
+        !out.status.success() && t.contains("a-file is a file, not a folder"),
+        "{t}"
+    );
+    std::fs::remove_dir_all(&beside).unwrap();
     std::fs::create_dir(dir.join("awari-6x4/tier-009.ckpt")).unwrap();
     let out = within(
         Duration::from_secs(60),

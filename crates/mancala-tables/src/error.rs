@@ -47,6 +47,14 @@ pub enum FileError {
         /// What is there: "a folder", "a named pipe (FIFO)", ...
         what: &'static str,
     },
+    /// Something other than a folder is where a table folder (or one of its parents) should be.
+    #[error("{path} is {what}, not a folder (tables are written into a folder of that name)")]
+    NotAFolder {
+        /// The path.
+        path: PathBuf,
+        /// What is there: "a file", "a named pipe (FIFO)", ...
+        what: &'static str,
+    },
     /// The payload does not match the checksum in the header.
     #[error("{path}: payload checksum mismatch (the file is damaged)")]
     Checksum {
@@ -97,6 +105,7 @@ impl FileError {
             | FileError::Changed { path }
             | FileError::Replaced { path }
             | FileError::NotAFile { path, .. }
+            | FileError::NotAFolder { path, .. }
             | FileError::WrongVariant { path, .. } => path,
         }
     }

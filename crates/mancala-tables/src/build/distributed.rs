@@ -123,7 +123,7 @@ fn write_part(path: &Path, values: &[u8]) -> Result<(), FileError> {
     use std::io::Write;
     let io = |e| FileError::io(path, e);
     if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| FileError::io(parent, e))?;
+        crate::store::files::make_folder(parent)?;
     }
     let mut f = crate::store::files::create_fresh(path, false).map_err(io)?;
     f.write_all(values).map_err(io)?;

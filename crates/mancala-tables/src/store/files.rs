@@ -41,6 +41,29 @@ pub fn kind_of(meta: &fs::Metadata) -> &'static str {
     }
 }
 
+/// Makes `folder` and its parents (as `create_dir_all`), naming what stands in the way where
+/// something that is not a folder has one of their names: the bare "File exists (os error
+/// 17)" or "Not a directory (os error 20)" said neither where nor what.
+pub fn make_folder(folder: &Path) -> Result<(), crate::error::FileError> {
+    use crate::error::FileError;
+    fs::create_dir_all(folder).map_err(|e| {
+        let blocker = folder.ancestors().find_map(|a| {
+            let meta = fs::metadata(a).ok()?;
+            (!meta.is_dir()).then(|| {
+                let what = match meta.is_file() {
+                    true => "a file",
+                    false => kind_of(&meta),
+                };
+                (a.to_path_buf(), what)
+            })
+        });
+        match blocker {
+            Some((path, what)) => FileError::NotAFolder { path, what },
+            None => FileError::io(folder, e),
+        }
+    })
+}
+
 /// Creates `path` empty, for writing (and reading back, if `read`). Whatever stood at that
 /// name is removed first: a stale temporary file of a killed run, a symbolic link (the link
 /// goes, never its target), a named pipe. A folder there is an error that says so. The file

@@ -4,7 +4,7 @@
 //! never see a partial one.
 
 use crate::error::FileError;
-use std::fs::{self, File, TryLockError};
+use std::fs::{File, TryLockError};
 use std::path::{Path, PathBuf};
 
 /// The lock, released when dropped (or when the process ends, however it ends).
@@ -25,7 +25,7 @@ pub(crate) fn lock_folder(
     wait: bool,
     busy: impl FnOnce(&Path),
 ) -> Result<Option<FolderLock>, FileError> {
-    fs::create_dir_all(folder).map_err(|e| FileError::io(folder, e))?;
+    crate::store::files::make_folder(folder)?;
     let path = lock_path(folder);
     let io = |e| FileError::io(&path, e);
     let file = crate::store::files::open_own(&path, false).map_err(io)?;

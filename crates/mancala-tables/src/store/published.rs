@@ -16,7 +16,6 @@ use crate::store::table::{write_table_pieces, Table};
 use crate::store::tier_files::tier_path;
 use mancala_index::Order;
 use mancala_rules::Rules;
-use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -50,7 +49,7 @@ pub fn export(
     }
     let top = tables.complete_up_to().ok_or_else(|| tables.missing(0))?;
     tables.decode_up_to(top)?;
-    fs::create_dir_all(out).map_err(|e| FileError::io(out, e))?;
+    crate::store::files::make_folder(out)?;
     let mut written = Vec::new();
     for n in 0..=top {
         let ix = tables.indexer();

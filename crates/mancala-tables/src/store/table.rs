@@ -680,7 +680,7 @@ pub(crate) fn write_with(
     write: impl FnOnce(&mut std::io::BufWriter<&File>, &mut Xxh3) -> std::io::Result<u64>,
 ) -> Result<u64, FileError> {
     if let Some(parent) = path.parent() {
-        fs::create_dir_all(parent).map_err(|e| FileError::io(parent, e))?;
+        crate::store::files::make_folder(parent)?;
     }
     if let Ok(meta) = fs::symlink_metadata(path) {
         if meta.is_dir() {
