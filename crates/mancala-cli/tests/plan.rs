@@ -391,6 +391,33 @@ fn a_search_plan_weighs_tables_against_the_proof() {
         .collect();
     assert!(!fit.is_empty() && fit.iter().all(|&t| t <= 29), "{s}");
     assert!(fit.contains(&s["best"].as_u64().unwrap()), "{s}");
+    // Tables whose biggest tier no plan fits in the budget show their own size, which grows
+    // row by row, and no time (the probe of 2026-12-07: every such row repeated the size and
+    // time of the tiers that fit).
+    let all = json(&[
+        "plan",
+        "kalah",
+        "--seeds",
+        "6",
+        "--max-seeds",
+        "36",
+        "--search",
+        "--memory",
+        "19G",
+        "--json",
+    ]);
+    let opts = all["search"]["options"].as_array().unwrap();
+    let over: Vec<_> = opts
+        .iter()
+        .filter(|o| o["tables"].as_u64() >= Some(32))
+        .collect();
+    assert_eq!(over.len(), 5, "{all}");
+    for w in over.windows(2) {
+        assert!(w[1]["bytes"].as_u64() > w[0]["bytes"].as_u64(), "{all}");
+    }
+    for o in &over {
+        assert!(o["tables_seconds"].is_null() && o["fits"] == false, "{o}");
+    }
 
     let text = mancala(&[
         "plan",

@@ -147,12 +147,13 @@ impl PlanCmd {
         let mut options = Vec::new();
         let (mut tables_seconds, mut bytes) = (0.0, 0u64);
         let mut fits = true;
+        let ix = mancala_index::Indexer::new(rules, tiers.len().saturating_sub(1))?;
         for (n, t) in tiers.iter().enumerate() {
+            // A tier no plan fits still takes its bytes (what the row's memory says); its
+            // time is unknown, and so are the times of the rows from it on.
+            bytes += ix.size(n);
             match t {
-                Ok(t) => {
-                    tables_seconds += t.seconds;
-                    bytes += t.positions;
-                }
+                Ok(t) => tables_seconds += t.seconds,
                 Err(_) => fits = false,
             }
             // Only the last few sizes are worth weighing: each smaller one multiplies the proof.
@@ -166,6 +167,7 @@ impl PlanCmd {
                 // A probe into tables beyond memory is a disk read: the search needs them all
                 // in memory.
                 fits: fits && bytes <= budget,
+                planned: fits,
                 tables_seconds,
                 nodes: p.nodes,
                 height: p.height,
@@ -302,6 +304,8 @@ struct SearchOption {
     bytes: u64,
     /// Whether every tier is planned within the budget and all of them fit in it together.
     fits: bool,
+    /// Whether every tier is planned within the budget (else the tables' time is unknown).
+    planned: bool,
     tables_seconds: f64,
     nodes: f64,
     height: u32,
@@ -342,15 +346,20 @@ impl SearchPlan {
             "tables", "above", "memory", "tables time", "proof nodes", "search time", "in all"
         );
         for o in &self.options {
+            // Tables that cannot be built within the budget have no time to show.
+            let (tables_time, in_all) = match o.planned {
+                true => (duration(o.tables_seconds), duration(o.total())),
+                false => ("-".to_string(), "-".to_string()),
+            };
             println!(
                 "{:>6} {:>6} {:>10} {:>12} {:>14} {:>12} {:>12}{}",
                 o.tables,
                 o.height,
                 size_text(o.bytes),
-                duration(o.tables_seconds),
+                tables_time,
                 format!("{:.2e}", o.nodes),
                 duration(o.search_seconds),
-                duration(o.total()),
+                in_all,
                 if o.fits { "" } else { "  over the memory" }
             );
         }
@@ -397,7 +406,8 @@ impl SearchPlan {
                     "above": o.height,
                     "bytes": o.bytes,
                     "fits": o.fits,
-                    "tables_seconds": o.tables_seconds.round(),
+                    // Unknown (null) where a tier cannot be built within the budget.
+                    "tables_seconds": o.planned.then(|| o.tables_seconds.round()),
                     "nodes": o.nodes.round(),
                     "search_seconds": o.search_seconds.round(),
                 })
