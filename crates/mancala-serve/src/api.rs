@@ -304,6 +304,13 @@ async fn query(
     q: Result<Query<Vec<(String, String)>>, QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let q = question(&s, q).await?;
+    // A yes/no question is /api/solve's; here it was taken and ignored (the probe of
+    // 2026-12-07), and the client read a plain answer as the answer to its question.
+    if request::param(&q.params, "at_least").is_some() {
+        return Err(ApiError::bad(
+            "at_least asks a yes/no question, which /api/solve answers (/api/query gives the value and every move's)",
+        ));
+    }
     let ask = Ask::read(&q.params)?;
     answer(&s, &q.set, q.position, q.seconds, ask)
         .await

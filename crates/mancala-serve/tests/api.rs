@@ -202,6 +202,7 @@ fn bad_input_gets_a_4xx_that_says_what_to_fix() {
         ("/api/solve?variant=awari&max_seconds=1e30", 400, "max_seconds"),
         ("/api/solve?variant=awari&max_seconds=-1", 400, "max_seconds"),
         ("/api/solve?variant=awari&max_seconds=0.000001", 400, "from 0.01"),
+        ("/api/query?variant=awari&at_least=3", 400, "/api/solve"),
         ("/api/query?variant=kalah&empty_capture=maybe", 400, "empty_capture"),
         ("/api/query?variant=wari&grand_slam=gs9", 400, "grand"),
         // 20 seeds, above the 16-seed tables.
