@@ -244,6 +244,14 @@ fn numbers_out_of_range_get_one_line_each() {
             "--network",
         ),
         (
+            &["plan", "awari", "--max-seeds", "48", "--rate", "1e-300"],
+            "--rate must be from 0.001",
+        ),
+        (
+            &["plan", "awari", "--max-seeds", "48", "--network", "0"],
+            "--network must be from 0.001",
+        ),
+        (
             &["serve", "--max-seconds", "1e30", "--dir", d],
             "--max-seconds",
         ),

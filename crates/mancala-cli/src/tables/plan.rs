@@ -138,8 +138,8 @@ impl PlanCmd {
             );
         };
         let rate = match self.node_rate {
-            Some(r) if !(r > 0.0 && r <= 1e4) => {
-                bail!("--node-rate must be above 0 and at most 10000 (millions of nodes a core a second)")
+            Some(r) if !(LEAST_RATE..=1e4).contains(&r) => {
+                bail!("--node-rate must be from {LEAST_RATE} to 10000 (millions of nodes a core a second)")
             }
             Some(r) => r * 1e6,
             None => projection::NODES_PER_CORE_SECOND,
@@ -186,17 +186,18 @@ impl PlanCmd {
 
     /// The rates to plan with: the reference machine's, with what the options change.
     fn rates(&self) -> Result<Rates> {
-        if !(self.network > 0.0 && self.network <= 1e6) {
-            bail!("--network must be between 0 and 1000000 gigabits a second");
+        // Rates below a thousandth gave plans of 300-digit hours (the probe of 2026-12-07).
+        if !(LEAST_RATE..=1e6).contains(&self.network) {
+            bail!("--network must be from {LEAST_RATE} to 1000000 gigabits a second");
         }
         let default = Rates::default();
-        if self.rate.is_some_and(|r| !(r > 0.0 && r <= 1e4)) {
+        if self.rate.is_some_and(|r| !(LEAST_RATE..=1e4).contains(&r)) {
             bail!(
-                "--rate must be above 0 and at most 10000 (millions of positions a core a second)"
+                "--rate must be from {LEAST_RATE} to 10000 (millions of positions a core a second)"
             );
         }
-        if self.disk.is_some_and(|d| !(d > 0.0 && d <= 1e4)) {
-            bail!("--disk must be above 0 and at most 10000 gigabytes a second");
+        if self.disk.is_some_and(|d| !(LEAST_RATE..=1e4).contains(&d)) {
+            bail!("--disk must be from {LEAST_RATE} to 10000 gigabytes a second");
         }
         Ok(Rates {
             network: self.network * 1e9 / 8.0,
@@ -293,6 +294,9 @@ impl PlanCmd {
         }
     }
 }
+
+/// The least rate `plan` takes (in each option's unit): below it no plan means anything.
+const LEAST_RATE: f64 = 0.001;
 
 /// How many table sizes (the largest planned and those just below) `--search` weighs.
 const SEARCH_CHOICES: usize = 5;
