@@ -592,16 +592,15 @@ impl Oracle {
                 let best = moves.iter().map(|m| m.1).max().unwrap_or(i32::MIN);
                 if let Some(stored) = tables.probe(b)? {
                     if stored as i32 != best {
-                        let text = b.pits(2 * self.rules.pits());
+                        // Written as a command takes it (`json::position_text`).
+                        let mover = match b.north() {
+                            true => mancala_rules::Side::North,
+                            false => mancala_rules::Side::South,
+                        };
+                        let game = mancala_rules::Game::from_position(self.rules.clone(), b, mover);
                         return Err(OracleError::Inconsistent {
                             position: b,
-                            text: format!(
-                                "'{}'",
-                                text.iter()
-                                    .map(|p| p.to_string())
-                                    .collect::<Vec<_>>()
-                                    .join(" ")
-                            ),
+                            text: format!("'{}'", crate::json::position_text(&game)),
                             published: tables.is_published(),
                             stored: stored as i32,
                             best,

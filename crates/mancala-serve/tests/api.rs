@@ -545,15 +545,7 @@ fn idle_connections_are_closed_and_capped() {
 /// does not fault, and is told by its size and time stamps.
 #[test]
 fn a_table_changed_in_place_does_not_kill_the_server() {
-    let dir = std::env::temp_dir().join(format!("mancala-serve-changed-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let rules = Rules::new(Variant::preset(Preset::Awari));
-    let key = rules.variant().key();
-    std::fs::create_dir_all(dir.join(&key)).unwrap();
-    for n in 0..=12 {
-        let name = format!("{key}/tier-{n:03}.mtb");
-        std::fs::copy(tables().join(&name), dir.join(&name)).unwrap();
-    }
+    let (dir, rules, key) = awari_copy("changed", 12);
     let tier = |n: usize| dir.join(format!("{key}/tier-{n:03}.mtb"));
     let url = start(&dir);
     // Eleven seeds: tier 11 and the tiers below hold it and its moves.
@@ -568,13 +560,7 @@ fn a_table_changed_in_place_does_not_kill_the_server() {
         "{right}"
     );
     let changed = |status: u16, e: &serde_json::Value| {
-        assert_eq!(status, 503, "{e}");
-        let msg = e["error"].as_str().unwrap();
-        assert!(
-            msg.contains("tier-011.mtb") && msg.contains("changed in place"),
-            "{msg}"
-        );
-        assert!(msg.contains("ask again"), "{msg}");
+        ask_again(status, e, "tier-011.mtb", "changed in place")
     };
     // Cut short: the read faults, and is answered with an error, not a dead server.
     cut(&tier(11), 1000);
@@ -636,15 +622,8 @@ fn a_table_changed_in_place_does_not_kill_the_server() {
 /// beside the server is answered from within a second, as `/api/variants` already says.
 #[test]
 fn a_table_replaced_behind_the_server_is_read_again() {
-    let dir = std::env::temp_dir().join(format!("mancala-serve-replaced-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let rules = Rules::new(Variant::preset(Preset::Awari));
-    let key = rules.variant().key();
-    std::fs::create_dir_all(dir.join(&key)).unwrap();
+    let (dir, _, key) = awari_copy("replaced", 11);
     let name = |n: usize| format!("{key}/tier-{n:03}.mtb");
-    for n in 0..=11 {
-        std::fs::copy(tables().join(name(n)), dir.join(name(n))).unwrap();
-    }
     // A file put in place as `mancala build` does: written beside, renamed over.
     let put = |n: usize| {
         let beside = dir.join(format!("{key}/new.tmp"));
@@ -664,15 +643,8 @@ fn a_table_replaced_behind_the_server_is_read_again() {
         (200, Some("table")),
         "{right}"
     );
-    let replaced = |(status, e): (u16, serde_json::Value)| {
-        assert_eq!(status, 503, "{e}");
-        let msg = e["error"].as_str().unwrap();
-        assert!(
-            msg.contains("tier-011.mtb") && msg.contains("replaced"),
-            "{msg}"
-        );
-        assert!(msg.contains("ask again"), "{msg}");
-    };
+    let replaced =
+        |(status, e): (u16, serde_json::Value)| ask_again(status, &e, "tier-011.mtb", "replaced");
 
     // The payload zeroed in place, the header left as it was.
     {
@@ -726,6 +698,30 @@ fn a_table_replaced_behind_the_server_is_read_again() {
     let (_, b) = get(&q12.replace(q12.split("/api").next().unwrap(), &whole));
     assert_eq!(a, b);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A scratch folder with a copy of the shared Awari tiers `0..=max` (a server over it may see
+/// them changed without harm to other tests): the folder, the rules and their key.
+fn awari_copy(name: &str, max: usize) -> (std::path::PathBuf, Rules, String) {
+    let dir = std::env::temp_dir().join(format!("mancala-serve-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let rules = Rules::new(Variant::preset(Preset::Awari));
+    let key = rules.variant().key();
+    std::fs::create_dir_all(dir.join(&key)).unwrap();
+    for n in 0..=max {
+        let name = format!("{key}/tier-{n:03}.mtb");
+        std::fs::copy(tables().join(&name), dir.join(&name)).unwrap();
+    }
+    (dir, rules, key)
+}
+
+/// The 503 of a question that met a table file changed under the server: it names the file
+/// and what happened, and says to ask again (the server opens its tables again).
+fn ask_again(status: u16, e: &serde_json::Value, file: &str, what: &str) {
+    assert_eq!(status, 503, "{e}");
+    let msg = e["error"].as_str().unwrap();
+    assert!(msg.contains(file) && msg.contains(what), "{msg}");
+    assert!(msg.contains("ask again"), "{msg}");
 }
 
 /// Cuts the file at `path` to `len` bytes in place, as `truncate` does.
