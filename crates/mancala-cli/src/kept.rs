@@ -68,6 +68,7 @@ pub fn stop_on_sigterm(interrupt: Interrupt) {
         if term.recv().await.is_none() {
             return;
         }
+        crate::searching::stopped_by(crate::searching::Signal::Term);
         interrupt.raise();
         eprintln!(
             "stopping the search on SIGTERM: the table is saved, then the bounds proven so far follow (SIGTERM again to quit at once)"

@@ -206,6 +206,7 @@ pub fn stop_on_ctrl_c(oracle: &mut Oracle) -> Interrupt {
         }
         // The flag first: the notice may fail (stderr a pipe whose reader the same
         // Ctrl-C ended), and the stop must not depend on it.
+        stopped_by(Signal::CtrlC);
         raised.raise();
         let _ = writeln!(
             std::io::stderr(),
@@ -218,12 +219,33 @@ pub fn stop_on_ctrl_c(oracle: &mut Oracle) -> Interrupt {
     interrupt
 }
 
-/// Why a search ended before it settled its question, as `solve` and `query` say it.
+/// The signals that stop a search (which one, the stop's message says).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(u8)]
+pub enum Signal {
+    CtrlC = 1,
+    Term = 2,
+}
+
+/// The first signal that stopped this process's search (0: none yet).
+static STOPPED_BY: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+/// Records that `signal` stopped the search, unless another did first; called by each
+/// watcher before it raises the interrupt, so that the message names the right one.
+pub fn stopped_by(signal: Signal) {
+    use std::sync::atomic::Ordering::SeqCst;
+    let _ = STOPPED_BY.compare_exchange(0, signal as u8, SeqCst, SeqCst);
+}
+
+/// Why a search ended before it settled its question, as `solve` and `query` say it: the
+/// signal that stopped it (only Ctrl-C for most searches; SIGTERM too where a kept table is
+/// saved first), or its time limit.
 pub fn cut_short(stopped: bool) -> &'static str {
-    if stopped {
-        "stopped by Ctrl-C or SIGTERM"
-    } else {
-        "out of time"
+    use std::sync::atomic::Ordering::SeqCst;
+    match (stopped, STOPPED_BY.load(SeqCst)) {
+        (false, _) => "out of time",
+        (true, 2) => "stopped by SIGTERM",
+        (true, _) => "stopped by Ctrl-C",
     }
 }
 

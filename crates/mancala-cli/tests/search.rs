@@ -275,6 +275,39 @@ fn sigterm_stops_a_solve_that_keeps_its_table_after_saving_it() {
     assert!(err.contains("read back from"), "{err}");
 }
 
+/// A stopped search names the signal that stopped it: SIGTERM where it stops one (a solve
+/// that keeps its table), Ctrl-C otherwise; never both, as if it did not know.
+#[cfg(unix)]
+#[test]
+fn a_stopped_search_names_the_signal_that_stopped_it() {
+    let dir = scratch("signal-named");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("k.tt");
+    let solve = "solve kalah --seeds 5 --tables 0 --hash 16";
+    let mut kept: Vec<&str> = solve.split(' ').collect();
+    kept.extend(["--hash-file", file.to_str().unwrap()]);
+    let term = signal_once(&kept, "value in", Duration::ZERO, libc::SIGTERM);
+    assert_eq!(term.status.code(), Some(130), "{}", term.stderr);
+    assert!(
+        term.stdout
+            .contains("stopped by SIGTERM: the value lies in ["),
+        "{}",
+        term.stdout
+    );
+    let plain: Vec<&str> = solve.split(' ').collect();
+    let int = interrupt_once(&plain, "value in", Duration::ZERO);
+    assert_eq!(int.status.code(), Some(130), "{}", int.stderr);
+    assert!(
+        int.stdout
+            .contains("stopped by Ctrl-C: the value lies in ["),
+        "{}",
+        int.stdout
+    );
+    for out in [&term.stdout, &int.stdout] {
+        assert!(!out.contains(" or SIGTERM"), "{out}");
+    }
+}
+
 /// Ctrl-C during a long solve stops it the way a time limit does: the bounds proven so far
 /// come out (holding the published +10 of Kalah 6x5), and the status says it was interrupted.
 #[cfg(unix)]

@@ -12,7 +12,7 @@ use axum::routing::get;
 use axum::{Json, Router};
 use mancala_oracle::json;
 use mancala_oracle::{PackedFamily, Settings};
-use mancala_rules::{Board, GameFamily, Grouped, Preset, Rules, Variant};
+use mancala_rules::{Board, GameFamily, Grouped, Preset, Rules, RulesError, Variant};
 use serde_json::{json, Value};
 use std::sync::Arc;
 use std::time::Instant;
@@ -104,11 +104,16 @@ fn pairs(
 
 /// The rule set a request names.
 async fn rule_set(s: &Arc<Shared>, p: &Pairs) -> Result<Arc<RuleSet>, ApiError> {
-    let variant = request::spec(p)?.variant().map_err(|e| {
-        ApiError::bad(format!(
+    let variant = request::spec(p)?.variant().map_err(|e| match e {
+        // The name may be a game of this engine that has no tables (played with `mancala
+        // play`), or no game at all: either way not one this server answers.
+        RulesError::UnknownVariant(name) => ApiError::bad(format!(
+            "'{name}' is not a game this server answers: it answers the presets with tables, which /api/variants lists"
+        )),
+        e => ApiError::bad(format!(
             "{} (/api/variants lists the presets with tables and their options)",
             e.worded(&request::ApiWords)
-        ))
+        )),
     })?;
     s.rule_set(variant).await
 }

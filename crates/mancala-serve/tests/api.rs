@@ -190,7 +190,9 @@ fn boards_after_moves_are_the_rules_boards() {
 fn bad_input_gets_a_4xx_that_says_what_to_fix() {
     let url = start(tables());
     let cases: &[(&str, u16, &str)] = &[
-        ("/api/query?variant=nope", 400, "unknown variant"),
+        ("/api/query?variant=nope", 400, "'nope' is not a game this server answers"),
+        // A game of the engine without tables is not called unknown, nor offered.
+        ("/api/query?variant=mankala-3p", 400, "answers the presets with tables, which /api/variants lists"),
         ("/api/query?position=1", 400, "give variant=NAME"),
         ("/api/query?variant=awari&position=1%202%203", 400, "expected 12 pit counts"),
         ("/api/query?variant=awari&pits=9", 400, "pits"),
@@ -208,7 +210,7 @@ fn bad_input_gets_a_4xx_that_says_what_to_fix() {
         // 20 seeds, above the 16-seed tables.
         ("/api/query?variant=awari&position=2%202%202%202%202%202%202%202%201%201%200%200&tables_only=true", 404, "tiers 0..=16"),
         // No request names a file: a variant is a name, never a path.
-        ("/api/query?variant=..%2F..%2Fetc%2Fpasswd", 400, "unknown variant"),
+        ("/api/query?variant=..%2F..%2Fetc%2Fpasswd", 400, "is not a game this server answers"),
         ("/../../etc/passwd", 404, "no such page"),
         ("/api/nothing", 404, "no such page"),
     ];
