@@ -210,6 +210,42 @@ fn tiers_beyond_memory_compress_to_blocks_read_back_alone() {
     let _ = std::fs::remove_dir_all(&packed);
 }
 
+/// `pack` up to the game's top tier (what `mancala pack` does without `--max-seeds`) writes
+/// the same files as `pack` up to the top built tier, and as `build --compress`: the tiers
+/// that are there are planned on their own, not all taken as beyond memory because the
+/// game's biggest tiers would not fit this machine.
+#[test]
+fn pack_without_a_bound_packs_as_the_build_would() {
+    use mancala_tables::format::Encoding;
+    let r = rules(Preset::Awari);
+    let key = r.variant().key();
+    let max = 10;
+    let (all, bounded, built) = (
+        scratch("pack-all"),
+        scratch("pack-bounded"),
+        scratch("pack-built"),
+    );
+    build_in(&all, &r, max, 2, false);
+    build_in(&bounded, &r, max, 2, false);
+    build_in(&built, &r, max, 2, true);
+    let top = mancala_tables::top_tier(&r);
+    assert!(top > max + 20, "{top}");
+    pack(&r, &all, top, true).unwrap();
+    pack(&r, &bounded, max, true).unwrap();
+    let ix = mancala_index::Indexer::new(&r, max).unwrap();
+    for n in 0..=max {
+        let a = std::fs::read(tier_path(&all, &key, n)).unwrap();
+        let b = std::fs::read(tier_path(&bounded, &key, n)).unwrap();
+        let c = std::fs::read(tier_path(&built, &key, n)).unwrap();
+        assert!(a == b && b == c, "tier {n} differs");
+    }
+    let t = Table::open(&tier_path(&all, &key, max), &key, max, &ix, true).unwrap();
+    assert_eq!(t.encoding(), Encoding::Residual);
+    for d in [all, bounded, built] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}
+
 /// A budget below what a tier needs fails before anything is built, naming the size.
 #[test]
 fn a_budget_too_small_fails_at_once_with_the_size_needed() {

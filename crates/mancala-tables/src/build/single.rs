@@ -417,9 +417,13 @@ pub fn pack(
     let mut out = Vec::new();
     let mut tables: Vec<Option<Table>> = Vec::new();
     // Tiers a build on this machine would take beyond memory get the form read back alone.
-    let plans = plan::plan(
+    // Each built tier is planned on its own: a `max` above the built ones (the game's top
+    // tier, when no bound is given) must not make the tiers that are there count as beyond
+    // memory because some tier that is not there would not fit.
+    let top = (0..=max).take_while(|&n| built(n)).last().unwrap_or(0);
+    let plans = plan::plan_each(
         rules,
-        max,
+        top,
         plan::default_budget(),
         rayon::current_num_threads(),
         &Rates::default(),
@@ -450,7 +454,11 @@ pub fn pack(
             }
             continue;
         }
-        let beyond_memory = plans.as_ref().is_none_or(|p| p[n].beyond_memory());
+        // A tier no plan fits here is beyond memory, as a build would take it.
+        let beyond_memory = plans
+            .as_ref()
+            .and_then(|p| p[n].as_ref().ok())
+            .is_none_or(|p| p.beyond_memory());
         let encoding = compress.then(|| compressed_form(beyond_memory));
         // Residuals, read or worked out, probe the lower tiers at random: raw or decoded.
         if was_compressed || (compress && encoding == Some(Encoding::Residual)) {
