@@ -98,12 +98,16 @@ impl Advice<'_> {
                     "this is not the published database's file of that tier: download it again"
                         .into()
                 }
+                // A build up to the damaged tier replaces it: up to the question's seeds
+                // would ask for tiers that may not fit this machine (the probe of
+                // 2026-12-08: `--max-seeds 48` of Awari for a damaged tier 12).
                 FileError::Corrupt { .. }
                 | FileError::Checksum { .. }
                 | FileError::Version { .. } => {
                     format!(
                         "`{}` replaces it (a build rebuilds any damaged or outdated tier)",
-                        build(tier.unwrap_or(0) as usize)
+                        self.variant
+                            .build_command(tier.unwrap_or(seeds as u32) as usize, self.dir)
                     )
                 }
             },

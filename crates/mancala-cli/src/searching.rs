@@ -47,11 +47,6 @@ pub struct SearchArgs {
     #[arg(long, value_name = "D")]
     pub vu_dir: Option<PathBuf>,
 
-    /// Awari type: above the tables, solve up to this many reachable positions backwards
-    /// (about 30 bytes of memory each); beyond that the search can only bound the value
-    #[arg(long, value_name = "N", allow_negative_numbers = true, default_value_t = Options::default().reach_limit)]
-    pub reach_limit: usize,
-
     /// Depth-limited iterations (move ordering) before the unlimited proof search
     #[arg(long, value_name = "PLIES", allow_negative_numbers = true, default_value_t = Options::default().id_depth, hide = true)]
     pub id_depth: u32,
@@ -72,14 +67,28 @@ pub struct SearchEffort {
     /// Search threads (default: one per core); they share the transposition table
     #[arg(long, value_name = "T", allow_negative_numbers = true)]
     pub threads: Option<usize>,
+
+    /// Awari type: above the tables, solve up to this many reachable positions backwards
+    /// (about 30 bytes of memory each); beyond that the search can only bound the value
+    #[arg(long, value_name = "N", allow_negative_numbers = true, default_value_t = Options::default().reach_limit)]
+    pub reach_limit: usize,
 }
 
 impl SearchEffort {
     /// The search options these give (the rest at their defaults), checked.
     pub fn options(&self) -> Result<Options> {
+        let most_reach =
+            mancala_tables::physical_memory().map_or(usize::MAX, |b| (b / 30) as usize);
+        if self.reach_limit > most_reach {
+            bail!(
+                "--reach-limit {}: give at most {most_reach} (about 30 bytes a position must fit in this machine's memory)",
+                self.reach_limit
+            );
+        }
         Ok(Options {
             hash_mb: crate::args::hash_mb(self.hash)?,
             threads: crate::args::threads(self.threads)?,
+            reach_limit: self.reach_limit,
             ..Options::default()
         })
     }
@@ -90,14 +99,6 @@ impl SearchArgs {
     pub fn settings(&self) -> Result<Settings> {
         crate::args::table_dir(&self.dir)?;
         let max_seconds = crate::args::max_seconds(self.max_seconds)?;
-        let most_reach =
-            mancala_tables::physical_memory().map_or(usize::MAX, |b| (b / 30) as usize);
-        if self.reach_limit > most_reach {
-            bail!(
-                "--reach-limit {}: give at most {most_reach} (about 30 bytes a position must fit in this machine's memory)",
-                self.reach_limit
-            );
-        }
         if self.id_depth > 200 {
             bail!("--id-depth {}: give at most 200 plies", self.id_depth);
         }
@@ -111,7 +112,6 @@ impl SearchArgs {
             search: Options {
                 id_depth: self.id_depth,
                 time_limit: max_seconds,
-                reach_limit: self.reach_limit,
                 ..self.effort.options()?
             },
         })
@@ -247,6 +247,16 @@ pub fn cut_short(stopped: bool) -> &'static str {
         (true, 2) => "stopped by SIGTERM",
         (true, _) => "stopped by Ctrl-C",
     }
+}
+
+/// Why a search that proved the value did not prove which moves reach it, as `solve` and
+/// `query` say it: a signal, a game with cycles searched beyond --reach-limit (its search
+/// bounds values without the move list), or the time limit.
+pub fn best_unproven(stopped: bool, rules: &Rules) -> &'static str {
+    if !stopped && rules.variant().family().has_cycles() {
+        return "this search bounds the value without solving every reachable position: raise --reach-limit or build tables that hold the position";
+    }
+    cut_short(stopped)
 }
 
 /// Ends a command whose search Ctrl-C stopped, once what it proved is printed: with status

@@ -4,7 +4,9 @@ use crate::advice::Advice;
 use crate::args::VariantArgs;
 use crate::games::{self, Engines};
 use crate::kept;
-use crate::searching::{cut_short, exit_stopped, progress_printer, stop_on_ctrl_c, SearchArgs};
+use crate::searching::{
+    best_unproven, cut_short, exit_stopped, progress_printer, stop_on_ctrl_c, SearchArgs,
+};
 use anyhow::Result;
 use clap::Args;
 use mancala_rules::{parse_position, Field, Report};
@@ -189,16 +191,15 @@ impl SolveCmd {
             ),
         }
         // Without a value no move is proven best, and there is no line to show. A stop after
-        // the value but before the best moves were sorted out leaves them unproven.
-        // An Awari-type search over more positions than --reach-limit proves bounds only, and
-        // may meet at the value without having shown which moves reach it (it reports no
-        // move list then): an empty "best moves:" line read as "none".
+        // the value but before the best moves were sorted out leaves them unproven, and so
+        // does an Awari-type search over more positions than --reach-limit, which proves
+        // bounds only and may meet at the value without having shown which moves reach it:
+        // an empty "best moves:" line would read as "none".
         if s.value.is_some() {
             if s.best.is_empty() && !s.moves.is_empty() {
-                println!("best moves: not proven ({})", cut_short(stopped));
-            } else if s.best.is_empty() && !s.pv.is_empty() {
                 println!(
-                    "best moves: not proven (this search bounds the value without solving every reachable position: raise --reach-limit or build tables that hold the position)"
+                    "best moves: not proven ({})",
+                    best_unproven(stopped, oracle.rules())
                 );
             } else {
                 println!("best moves: {}", move_list(&s.best));

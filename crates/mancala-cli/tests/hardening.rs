@@ -937,7 +937,62 @@ fn a_value_without_its_best_moves_says_they_are_not_proven() {
     assert_eq!(value(&held), value(&full), "{held}");
     assert!(full.contains("best moves: 0 2"), "{full}");
     assert!(held.contains("best moves: not proven"), "{held}");
+    assert!(held.contains("raise --reach-limit"), "{held}");
     assert!(!held.contains("best moves: \n"), "{held}");
+    // `query` takes --reach-limit too (its advice names it), and held to it lists every
+    // legal move with its bounds, never "no legal moves" (the docs check of 2026-12-08:
+    // the empty move list read as a game over).
+    let built = mancala(&[
+        "build",
+        "awari",
+        "--pits",
+        "3",
+        "--seeds",
+        "3",
+        "--max-seeds",
+        "2",
+        "--dir",
+        d,
+        "-q",
+    ]);
+    assert!(built.status.success(), "{}", text(&built));
+    let query = |more: &[&str]| {
+        let mut args = vec![
+            "query", "awari", p, "--pits", "3", "--seeds", "3", "--dir", d,
+        ];
+        args.extend(more);
+        let out = mancala(&args);
+        assert!(out.status.success(), "{}", text(&out));
+        text(&out)
+    };
+    let held = query(&["--reach-limit", "1", "--max-seconds", "5", "-q"]);
+    assert_eq!(value(&held), value(&full), "{held}");
+    assert!(!held.contains("game is over"), "{held}");
+    assert!(held.contains("move 0: at most +3"), "{held}");
+    assert!(held.contains("move 2: at most +3"), "{held}");
+    assert!(
+        held.contains("best moves: not proven (this search bounds"),
+        "{held}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&query(&[
+        "--reach-limit",
+        "1",
+        "--max-seconds",
+        "5",
+        "--json",
+        "-q",
+    ]))
+    .unwrap();
+    let pits: Vec<u64> = json["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["pit"].as_u64().unwrap())
+        .collect();
+    assert_eq!(pits, [0, 2], "{json}");
+    let whole = query(&["-q"]);
+    assert!(whole.contains("move 0: +3  best"), "{whole}");
+    assert!(whole.contains("move 2: +3  best"), "{whole}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

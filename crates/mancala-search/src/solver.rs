@@ -472,6 +472,12 @@ impl<'a> Solver<'a> {
             expanded: r.expanded,
             seconds: 0.0,
         };
+        // A search that proved bounds without a move list (a game with cycles searched
+        // beyond --reach-limit) still lists every legal move, with what is known of it: an
+        // empty list reads as "the game is over".
+        if s.moves.is_empty() {
+            s.moves = self.unproven_moves(b, r.hi);
+        }
         if r.lo == r.hi {
             s.value = Some(r.lo);
             s.best = r.best;
@@ -484,6 +490,28 @@ impl<'a> Solver<'a> {
         }
         s.seconds = started.elapsed().as_secs_f64();
         Ok(s)
+    }
+
+    /// Every legal move of `b` with the bounds its position's seeds allow, none above `hi`
+    /// (the position's upper bound, which no move exceeds).
+    fn unproven_moves(&self, b: Board, hi: i32) -> Vec<MoveValue> {
+        let Node::Moves(kids) = self.rules.node(b) else {
+            return Vec::new();
+        };
+        let mut moves: Vec<MoveValue> = kids
+            .iter()
+            .map(|c| {
+                let n = c.board.total() as i32;
+                let (lo, h) = move_bounds(c, -n, n);
+                MoveValue {
+                    pit: c.pit as usize,
+                    lo: lo.min(hi),
+                    hi: h.min(hi),
+                }
+            })
+            .collect();
+        moves.sort_by_key(|m| m.pit);
+        moves
     }
 
     fn solve_by_reach(

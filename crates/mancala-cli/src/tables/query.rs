@@ -2,7 +2,9 @@
 //! above them).
 
 use super::{TableArgs, VuDir};
-use crate::searching::{cut_short, exit_stopped, progress_printer, stop_on_ctrl_c, SearchEffort};
+use crate::searching::{
+    best_unproven, cut_short, exit_stopped, progress_printer, stop_on_ctrl_c, SearchEffort,
+};
 use crate::tiers::group;
 use anyhow::Result;
 use clap::Args;
@@ -156,7 +158,10 @@ impl QueryCmd {
             // Stopped once the value was proven but before a move was proven to reach it
             // (as `solve` says it): the moves above carry their bounds.
             if a.best.is_empty() && !a.moves.is_empty() {
-                println!("best moves: not proven ({})", cut_short(stopped));
+                println!(
+                    "best moves: not proven ({})",
+                    best_unproven(stopped, oracle.rules())
+                );
             }
         }
     }
