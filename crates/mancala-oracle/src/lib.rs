@@ -42,7 +42,7 @@ pub use mancala_search::{
     Claim, Interrupt, KeepError, MoveValue, Observer, OnMove, Opened, Options, Progress, Saved,
     Solution, Step, TableFile,
 };
-pub use oracle::{Answer, Oracle, Source, TablePlan};
+pub use oracle::{open_checked, Answer, Oracle, Source, TablePlan};
 pub use present::{highest_published, highest_tier};
 pub use settings::{default_tables, Settings, TableSize};
 

@@ -617,8 +617,9 @@ impl Oracle {
 
 /// Tiers `0..=max` of `rules` in `dir`, watched, every payload's checksum read unless these
 /// very files were checked before (see [`Stamp`]): for a big set that read costs more than
-/// the search a question needs.
-fn open_checked(dir: &Path, rules: &Rules, max: usize) -> Result<Tables, OracleError> {
+/// the search a question needs. What [`Oracle::open_built`] opens; a server that reads its
+/// tables when it starts opens them this way too, so that the check is done by then.
+pub fn open_checked(dir: &Path, rules: &Rules, max: usize) -> Result<Tables, OracleError> {
     let stamp = Stamp::now(dir, &rules.variant().key(), max);
     let recorded = stamp.recorded();
     let payload = match recorded {

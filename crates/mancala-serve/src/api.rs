@@ -209,6 +209,12 @@ async fn play(
     q: Result<Query<Vec<(String, String)>>, QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let p = pairs(q)?;
+    request::refuse(
+        &p,
+        &["max_seconds", "tables_only", "exact", "at_least"],
+        "/api/play",
+        "it plays moves and answers no question (/api/query and /api/solve do)",
+    )?;
     let set = rule_set(&s, &p).await?;
     let asked = request::game(&set.rules, &p)?;
     let g = &asked.game;
@@ -257,10 +263,15 @@ async fn answer(
         return Ok(json::answer(&a, n));
     }
     if ask.tables_only {
-        let built = match set.reader.tables_up_to() {
+        let mut built = match set.reader.tables_up_to() {
             Some(k) => format!("it has tiers 0..={k}"),
             None => "it has none".into(),
         };
+        if let Some(why) = &set.damaged {
+            built = format!(
+                "{built} in use ({why}; `mancala build` of {key} into the server's folder replaces it)"
+            );
+        }
         return Err(ApiError::new(
             StatusCode::NOT_FOUND,
             format!(
@@ -311,11 +322,12 @@ async fn query(
     let q = question(&s, q).await?;
     // A yes/no question is /api/solve's; here it was taken and ignored (the probe of
     // 2026-12-07), and the client read a plain answer as the answer to its question.
-    if request::param(&q.params, "at_least").is_some() {
-        return Err(ApiError::bad(
-            "at_least asks a yes/no question, which /api/solve answers (/api/query gives the value and every move's)",
-        ));
-    }
+    request::refuse(
+        &q.params,
+        &["at_least"],
+        "/api/query",
+        "it asks a yes/no question, which /api/solve answers (/api/query gives the value and every move's)",
+    )?;
     let ask = Ask::read(&q.params)?;
     answer(&s, &q.set, q.position, q.seconds, ask)
         .await
@@ -329,6 +341,13 @@ async fn query(
 /// after another while time is left). The answer is `{"answers": [...]}`, one per position
 /// in order: what `GET /api/query` answers for it, or `{"error", "status"}`.
 async fn batch(State(s): State<Arc<Shared>>, request: Request) -> Result<Json<Value>, ApiError> {
+    // Every parameter of a batch is in its body; one in the address was ignored (the probe
+    // of 2026-12-08: `?variant=kalah` over an Awari body answered Awari).
+    if let Some(q) = request.uri().query().filter(|q| !q.is_empty()) {
+        return Err(ApiError::bad(format!(
+            "a batch takes its parameters from its JSON body, not from the address ('?{q}')"
+        )));
+    }
     // The body is read within a time limit: a client that sends it a byte at a time cannot
     // hold a connection for ever.
     let limit = s.config.header_timeout * 3;
@@ -376,6 +395,12 @@ async fn batch(State(s): State<Arc<Shared>>, request: Request) -> Result<Json<Va
         }
     }
     let positions = positions.ok_or_else(|| ApiError::bad("give positions: [...]"))?;
+    request::refuse(
+        &p,
+        &["at_least", "to_move"],
+        "a batch",
+        "it gives each position's value and every move's (/api/solve asks at_least; a position's side to move is its last word)",
+    )?;
     if positions.len() > MAX_BATCH {
         return Err(ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
@@ -508,6 +533,12 @@ async fn solve(
         seconds,
         position: b,
     } = question(&s, q).await?;
+    request::refuse(
+        &params,
+        &["tables_only", "exact"],
+        "/api/solve",
+        "it proves the value by search where the tables stop (/api/query takes tables_only and exact)",
+    )?;
     let tables = set.reader.tables_up_to();
     let at_least = request::at_least(&params)?;
     let read = set.reader.table_solve_or_at_least(b, at_least);

@@ -155,6 +155,18 @@ pub const NAMES: &[&str] = &[
     "at_least",
 ];
 
+/// Refuses the parameters of `names` that a request gives, each with why (`for_what`: where
+/// it applies): an endpoint that took them and ignored them would answer another question
+/// than the one asked.
+pub fn refuse(p: &Pairs, names: &[&str], here: &str, for_what: &str) -> Result<(), ApiError> {
+    match p.iter().find(|(k, _)| names.contains(&k.as_str())) {
+        Some((k, _)) => Err(ApiError::bad(format!(
+            "{k} does not apply to {here}: {for_what}"
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// The one value of `name` (the last one given).
 pub fn param<'a>(p: &'a Pairs, name: &str) -> Option<&'a str> {
     p.iter()

@@ -14,7 +14,9 @@ use crate::Config;
 use axum::http::StatusCode;
 use mancala_oracle::{Interrupt, Options, Oracle, OracleError, Settings, TableSize};
 use mancala_rules::{Rules, Variant};
+use mancala_tables::{tier_path, FileError, Identity, TableError};
 use std::collections::HashMap;
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{OnceCell, Semaphore};
@@ -38,11 +40,6 @@ pub struct Shared {
 struct Sets {
     open: HashMap<Variant, (Opening, u64)>,
     clock: u64,
-    /// Rule sets closed because a file changed or was replaced under them: the next opening
-    /// checks every payload against its checksum (once; `mancala_oracle`'s record of checked
-    /// files spares the files that did not change), since a file written over in place keeps
-    /// its header and only the checksum tells.
-    changed: std::collections::HashSet<Variant>,
 }
 
 /// How often a request looks whether its rule set's tables on disk still are those opened
@@ -57,11 +54,18 @@ type Opening = Arc<OnceCell<Arc<RuleSet>>>;
 /// questions).
 pub struct RuleSet {
     pub rules: Rules,
-    /// Where its tables come from: the largest tier to open, and whether they are the
+    /// Where its tables come from: the largest tier opened, and whether they are the
     /// published database's files.
     tables: Source,
-    /// Whether its payloads were checked when it was opened (see [`Sets::changed`]).
-    checked: bool,
+    /// What the folder held when it was opened: [`RuleSet::tables`], or more when a damaged
+    /// tier kept the tiers from it on out (see [`RuleSet::damaged`]).
+    found: Source,
+    /// Why tiers of the folder are not used: a damaged tier, named with its error (the
+    /// tiers below it answer, the positions from it on are searched).
+    pub damaged: Option<String>,
+    /// The damaged tier's file as it was then: once it changes (a build replaced it), the
+    /// rule set is opened again.
+    damaged_file: Option<FileStat>,
     pub reader: Oracle,
     searcher: Mutex<Option<Oracle>>,
     /// When a request last looked whether [`RuleSet::tables`] is still what the folder holds.
@@ -91,7 +95,10 @@ impl Shared {
     /// that what the server says it has and what it answers from agree.
     pub async fn rule_set(self: &Arc<Self>, variant: Variant) -> Result<Arc<RuleSet>, ApiError> {
         let set = self.rule_set_as_opened(variant).await?;
-        if !set.due() || Source::of(&self.config, &set.rules) == set.tables {
+        if !set.due()
+            || (Source::of(&self.config, &set.rules) == set.found
+                && set.damaged_file.as_ref().is_none_or(FileStat::same))
+        {
             return Ok(set);
         }
         self.close(&set);
@@ -154,26 +161,53 @@ impl Shared {
     }
 
     /// Opens a rule set: for Awari (the published database's rule set, at its default size)
-    /// the published files when the server was given them, else its tiers in the folder (headers checked; `mancala verify` checks
-    /// every byte), or none.
+    /// the published files when the server was given them, else its tiers in the folder, or
+    /// none.
+    ///
+    /// Every payload is checked against its checksum, as `mancala query` checks it: a file
+    /// damaged with its header intact would otherwise be answered from. The oracle's record
+    /// of checked files makes this a read of the files once, not at every opening. A damaged
+    /// tier does not take the rule set down: the tiers below it answer, the positions from it
+    /// on are searched, and a `tables_only` question says why, until a build replaces it.
     fn open(&self, variant: Variant) -> Result<Arc<RuleSet>, ApiError> {
         let rules = Rules::new(variant);
-        let tables = Source::of(&self.config, &rules);
-        let checked = lock(&self.sets).changed.contains(&variant);
-        let reader = self.oracle(&rules, tables, checked)?;
-        lock(&self.sets).changed.remove(&variant);
+        let key = rules.variant().key();
+        let found = Source::of(&self.config, &rules);
+        let (tables, reader, damaged) = match (found, self.oracle(&rules, found)) {
+            (_, Ok(reader)) => (found, reader, None),
+            (Source::Built(_), Err(e)) => match damaged_tier(&e) {
+                Some(k) => {
+                    // Stat first: a build that replaces the file from now on is noticed.
+                    let file = FileStat::of(tier_path(&self.config.dir, &key, k as usize));
+                    let below = match k {
+                        0 => Source::None,
+                        k => Source::Built(k as usize - 1),
+                    };
+                    let reader = self
+                        .oracle(&rules, below)
+                        .map_err(|e| ApiError::oracle(e, &key))?;
+                    (below, reader, Some((e.to_string(), file)))
+                }
+                None => return Err(ApiError::oracle(e, &key)),
+            },
+            (_, Err(e)) => return Err(ApiError::oracle(e, &key)),
+        };
+        let (damaged, damaged_file) = damaged.unzip();
         Ok(Arc::new(RuleSet {
             rules,
             tables,
-            checked,
+            found,
+            damaged,
+            damaged_file,
             reader,
             searcher: Mutex::new(None),
             looked: Mutex::new(std::time::Instant::now()),
         }))
     }
 
-    /// An oracle over `tables`, their payloads checked against their checksums if `checked`.
-    fn oracle(&self, rules: &Rules, tables: Source, checked: bool) -> Result<Oracle, ApiError> {
+    /// An oracle over `tables`, every payload checked against its checksum (once: see
+    /// [`Shared::open`]).
+    fn oracle(&self, rules: &Rules, tables: Source) -> Result<Oracle, OracleError> {
         let c = &self.config;
         let settings = Settings {
             dir: c.dir.clone(),
@@ -186,23 +220,20 @@ impl Shared {
             },
         };
         let mut oracle = Oracle::new(rules.clone(), settings);
-        let key = rules.variant().key();
-        let opened = match (tables, &c.vu_dir) {
-            (Source::Built(max), _) => oracle.open_built_checked(max, checked),
-            (Source::Published(max), Some(vu)) => oracle.use_published(vu, max),
-            _ => Ok(()),
-        };
-        opened.map_err(|e| ApiError::oracle(e, &key))?;
+        match (tables, &c.vu_dir) {
+            (Source::Built(max), _) => oracle.open_built(max)?,
+            (Source::Published(max), Some(vu)) => oracle.use_published(vu, max)?,
+            _ => {}
+        }
         Ok(oracle)
     }
 
     /// The answer for an oracle's error about `set`. A table file changed in place under
     /// it, or replaced behind it (see `mancala_tables::Tables::unchanged`), closes the rule
-    /// set: the next request opens its tables again, checks every payload, and reads the
-    /// files as they are then (or is told what is wrong with them).
+    /// set: the next request opens its tables again, checks the payloads that changed, and
+    /// reads the files as they are then (or is told what is wrong with them).
     pub fn oracle_error(&self, set: &Arc<RuleSet>, e: OracleError) -> ApiError {
         if ApiError::changed(&e) {
-            lock(&self.sets).changed.insert(*set.rules.variant());
             self.close(set);
         }
         ApiError::oracle(e, &set.rules.variant().key())
@@ -244,7 +275,9 @@ impl Shared {
             let _permit = permit;
             let mut searcher = lock(&set.searcher);
             if searcher.is_none() {
-                *searcher = Some(shared.oracle(&set.rules, set.tables, set.checked)?);
+                let key = set.rules.variant().key();
+                let opened = shared.oracle(&set.rules, set.tables);
+                *searcher = Some(opened.map_err(|e| ApiError::oracle(e, &key))?);
             }
             let oracle = searcher.as_mut().expect("made above");
             oracle.set_time_limit(Some(seconds));
@@ -271,6 +304,37 @@ impl RuleSet {
             *looked = std::time::Instant::now();
         }
         due
+    }
+}
+
+/// A file as `stat` saw it, to tell when it was replaced or written.
+#[derive(Debug)]
+struct FileStat {
+    path: PathBuf,
+    seen: Option<Identity>,
+}
+
+impl FileStat {
+    fn of(path: PathBuf) -> FileStat {
+        let seen = Identity::at(&path);
+        FileStat { path, seen }
+    }
+
+    /// Is the file still as it was?
+    fn same(&self) -> bool {
+        Identity::at(&self.path) == self.seen
+    }
+}
+
+/// The tier whose file `e` finds damaged (its payload, header or version), if it is one.
+fn damaged_tier(e: &OracleError) -> Option<u32> {
+    match e {
+        OracleError::Table(TableError::File {
+            file: FileError::Checksum { .. } | FileError::Corrupt { .. } | FileError::Version { .. },
+            tier,
+            ..
+        }) => *tier,
+        _ => None,
     }
 }
 

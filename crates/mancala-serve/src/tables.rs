@@ -9,9 +9,9 @@
 //! already answers.
 
 use crate::Config;
-use mancala_oracle::{highest_published, highest_tier};
+use mancala_oracle::{highest_published, highest_tier, open_checked};
 use mancala_rules::{Preset, Rules, Variant};
-use mancala_tables::{Payload, Tables, Watching};
+use mancala_tables::{Tables, Watching};
 use std::time::{Duration, Instant};
 
 /// Where a rule set's tables come from.
@@ -51,13 +51,12 @@ impl Source {
         }
     }
 
-    /// The tables, opened with their headers checked and watched (a file changed in place
-    /// under them is an error, not a fault); `None` when there are none or they do not open.
+    /// The tables, opened as the server answers from them (every payload checked once:
+    /// `mancala_oracle::open_checked`) and watched (a file changed in place under them is an
+    /// error, not a fault); `None` when there are none or they do not open.
     pub fn open(self, config: &Config, rules: &Rules) -> Option<Tables> {
         match (self, &config.vu_dir) {
-            (Source::Built(max), _) => {
-                Tables::open_with(&config.dir, rules, max, Payload::Unchecked, Watching::On).ok()
-            }
+            (Source::Built(max), _) => open_checked(&config.dir, rules, max).ok(),
             (Source::Published(max), Some(vu)) => {
                 Tables::open_published_with(vu, rules, max, Watching::On).ok()
             }

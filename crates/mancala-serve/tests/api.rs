@@ -205,6 +205,11 @@ fn bad_input_gets_a_4xx_that_says_what_to_fix() {
         ("/api/solve?variant=awari&max_seconds=-1", 400, "max_seconds"),
         ("/api/solve?variant=awari&max_seconds=0.000001", 400, "from 0.01"),
         ("/api/query?variant=awari&at_least=3", 400, "/api/solve"),
+        // Parameters an endpoint would take and ignore are refused, named.
+        ("/api/play?variant=awari&max_seconds=1", 400, "max_seconds does not apply to /api/play"),
+        ("/api/play?variant=awari&at_least=3", 400, "at_least does not apply to /api/play"),
+        ("/api/solve?variant=awari&tables_only=true", 400, "tables_only does not apply to /api/solve"),
+        ("/api/solve?variant=awari&exact=true", 400, "exact does not apply to /api/solve"),
         ("/api/query?variant=kalah&empty_capture=maybe", 400, "empty_capture"),
         ("/api/query?variant=wari&grand_slam=gs9", 400, "grand"),
         // 20 seeds, above the 16-seed tables.
@@ -371,6 +376,11 @@ fn a_batch_answers_as_the_single_calls_do() {
         ("{\"variant\": \"awari\", \"positions\": 3}", "array"),
         ("{\"positions\": []}", "variant"),
         ("not json", "JSON"),
+        // Parameters a batch would ignore are refused (the probe of 2026-12-08).
+        (
+            "{\"variant\": \"awari\", \"positions\": [], \"at_least\": 3}",
+            "at_least does not apply to a batch",
+        ),
     ] {
         let mut r = agent
             .post(&format!("{url}/api/query"))
@@ -381,6 +391,14 @@ fn a_batch_answers_as_the_single_calls_do() {
         let e: serde_json::Value = r.body_mut().read_json().unwrap();
         assert!(e["error"].as_str().unwrap().contains(needle), "{body}: {e}");
     }
+    // A batch's parameters are in its body: one in the address is refused, not ignored.
+    let mut r = agent
+        .post(&format!("{url}/api/query?variant=kalah"))
+        .send_json(&body)
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 400);
+    let e: serde_json::Value = r.body_mut().read_json().unwrap();
+    assert!(e["error"].as_str().unwrap().contains("JSON body"), "{e}");
 }
 
 #[test]
@@ -564,25 +582,35 @@ fn a_table_changed_in_place_does_not_kill_the_server() {
     let changed = |status: u16, e: &serde_json::Value| {
         ask_again(status, e, "tier-011.mtb", "changed in place")
     };
+    // Opened again without the damaged tier: the question is searched (the right value),
+    // and a question for the tables alone names what is wrong with the file.
+    let searched = |what: &str| {
+        let (status, a) = get(&q);
+        assert_eq!((status, a["source"].as_str()), (200, Some("search")), "{a}");
+        assert_eq!((&a["value"], &a["best"]), (&right["value"], &right["best"]));
+        let (status, e) = get(&format!("{q}&tables_only=true"));
+        assert_eq!(status, 404, "{e}");
+        let msg = e["error"].as_str().unwrap();
+        assert!(msg.contains("tier-011.mtb") && msg.contains(what), "{msg}");
+    };
+    let later = || std::thread::sleep(std::time::Duration::from_millis(1100));
     // Cut short: the read faults, and is answered with an error, not a dead server.
     cut(&tier(11), 1000);
     let (status, e) = get(&q);
     changed(status, &e);
-    // Opened again: the file is what is wrong now.
-    let (status, e) = get(&q);
-    assert_eq!(status, 500, "{e}");
-    assert!(e["error"].as_str().unwrap().contains("tier-011.mtb"), "{e}");
-    // Whole again (copied over in place, as `cp` does): the right answer.
+    searched("truncated");
+    // Whole again (copied over in place, as `cp` does): the right answer, from the tables
+    // once the server looks at the file again (every second).
     std::fs::copy(tables().join(format!("{key}/tier-011.mtb")), tier(11)).unwrap();
+    later();
     assert_eq!(get(&q), (200, right.clone()));
     // Another tier's file copied over it: its header says so, faults or not.
     std::fs::copy(tier(12), tier(11)).unwrap();
     let (status, e) = get(&q);
     changed(status, &e);
-    let (status, e) = get(&q);
-    assert_eq!(status, 500, "{e}");
-    assert!(e["error"].as_str().unwrap().contains("tier 12"), "{e}");
+    searched("tier 12");
     std::fs::copy(tables().join(format!("{key}/tier-011.mtb")), tier(11)).unwrap();
+    later();
     assert_eq!(get(&q), (200, right.clone()));
 
     // The published files: scores.11 copied over with the bigger scores.12.
@@ -661,17 +689,23 @@ fn a_table_replaced_behind_the_server_is_read_again() {
     }
     later(150);
     replaced(get(&q));
-    // Opened again, every payload checked: the damage is named, with the repair.
-    let (status, e) = get(&q);
-    assert_eq!(status, 500, "{e}");
+    // Opened again, every payload checked: the damaged tier is left out, the tiers below it
+    // answer and its positions are searched: the right values, never the damaged file's.
+    let (status, a) = get(&q);
+    assert_eq!((status, a["source"].as_str()), (200, Some("search")), "{a}");
+    assert_eq!((&a["value"], &a["best"]), (&right["value"], &right["best"]));
+    // A question for the tables alone names the damage, with the repair.
+    let (status, e) = get(&format!("{q}&tables_only=true"));
+    assert_eq!(status, 404, "{e}");
     let msg = e["error"].as_str().unwrap();
     assert!(
-        msg.contains("tier-011.mtb") && msg.contains("checksum"),
+        msg.contains("tiers 0..=10") && msg.contains("tier-011.mtb") && msg.contains("checksum"),
         "{msg}"
     );
     assert!(msg.contains("mancala build"), "{msg}");
-    // Repaired by a rename: the right answer again.
+    // Repaired by a rename: from the tables again, once the server looks (every second).
     put(11);
+    later(1100);
     assert_eq!(get(&q), (200, right.clone()));
     // A new file renamed over a whole one (the same values): noticed, then read again.
     put(11);
@@ -704,6 +738,42 @@ fn a_table_replaced_behind_the_server_is_read_again() {
 
 /// A scratch folder with a copy of the shared Awari tiers `0..=max` (a server over it may see
 /// them changed without harm to other tests): the folder, the rules and their key.
+/// A server started over a tier whose payload is damaged with its header intact (the probe
+/// of 2026-12-08: it answered that file's zeros as values, 200 and "table", where `mancala
+/// query` refused it) checks every payload when it opens a rule set: the tiers below the
+/// damaged one answer, the positions from it on are searched, and the game goes on.
+#[test]
+fn a_server_started_over_a_damaged_tier_never_answers_from_it() {
+    let (dir, _, key) = awari_copy("damaged-start", 10);
+    let path = dir.join(format!("{key}/tier-008.mtb"));
+    {
+        use std::io::{Seek, SeekFrom, Write};
+        let mut f = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+        let len = f.metadata().unwrap().len();
+        f.seek(SeekFrom::Start(128)).unwrap();
+        f.write_all(&vec![0u8; (len - 128) as usize]).unwrap();
+    }
+    let url = start(&dir);
+    let whole = start(tables());
+    for p in ["2 2 0 0 0 0 1 1 1 1 0 0", "1 1 1 1 2 2 1 1 0 0 0 0"] {
+        let path = format!("/api/query?variant=awari&position={}", esc(p));
+        let (status, a) = get(&format!("{url}{path}"));
+        let (_, b) = get(&format!("{whole}{path}"));
+        assert_eq!(status, 200, "{a}");
+        assert_eq!((&a["value"], &a["best"]), (&b["value"], &b["best"]), "{p}");
+        assert_eq!(a["source"], "search", "{a}");
+    }
+    // Below the damaged tier, the tables.
+    let (status, a) = get(&format!(
+        "{url}/api/query?variant=awari&position={}&tables_only=true",
+        esc("1 1 1 1 1 1 1 0 0 0 0 0")
+    ));
+    assert_eq!((status, a["source"].as_str()), (200, Some("table")), "{a}");
+    let (status, g) = get(&format!("{url}/api/play?variant=awari&moves=0,3"));
+    assert_eq!(status, 200, "{g}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 fn awari_copy(name: &str, max: usize) -> (std::path::PathBuf, Rules, String) {
     let dir = std::env::temp_dir().join(format!("mancala-serve-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);

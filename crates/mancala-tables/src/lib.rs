@@ -60,7 +60,7 @@ pub use store::checked;
 pub use store::files;
 pub use store::format;
 pub use store::published;
-pub use store::table::{write_table, write_table_from_parts, Table, Watching};
+pub use store::table::{write_table, write_table_from_parts, Identity, Table, Watching};
 pub use store::tier_files::{tier_path, TierFiles};
 pub use summary::TierSummary;
 pub use verify::{

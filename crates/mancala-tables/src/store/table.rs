@@ -53,9 +53,9 @@ enum Opened {
     Memory,
 }
 
-/// What `stat` says of a file that changes when it is written.
-#[derive(Clone, PartialEq, Eq)]
-struct Identity {
+/// What `stat` says of a file that changes when it is written (or is replaced).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Identity {
     len: u64,
     dev: u64,
     ino: u64,
@@ -78,7 +78,7 @@ impl Identity {
     }
 
     /// The file at `path` now (`None` if it is gone).
-    fn at(path: &Path) -> Option<Identity> {
+    pub fn at(path: &Path) -> Option<Identity> {
         fs::metadata(path).ok().as_ref().map(Identity::of)
     }
 }
