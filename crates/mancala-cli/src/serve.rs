@@ -89,8 +89,10 @@ pub struct ServeCmd {
 impl ServeCmd {
     pub fn run(&self) -> Result<()> {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        if !(self.max_seconds > 0.0 && self.max_seconds <= 3600.0) {
-            bail!("--max-seconds must be above 0 and at most 3600 (an hour)");
+        // Below the least a request may ask, every request's own limit would be refused.
+        let least = mancala_serve::LEAST_SECONDS;
+        if !(least..=3600.0).contains(&self.max_seconds) {
+            bail!("--max-seconds must be from {least} to 3600 (an hour)");
         }
         if !(1..=64).contains(&self.searches) {
             bail!("--searches must be between 1 and 64");

@@ -255,6 +255,11 @@ fn numbers_out_of_range_get_one_line_each() {
             &["serve", "--max-seconds", "1e30", "--dir", d],
             "--max-seconds",
         ),
+        // Below the least a request may ask for, every request would be refused.
+        (
+            &["serve", "--max-seconds", "0.005", "--dir", d],
+            "--max-seconds must be from 0.01",
+        ),
         (&["serve", "--threads", "100000", "--dir", d], "--threads"),
         (&["serve", "--searches", "0", "--dir", d], "--searches"),
         (&["serve", "--hash", "0", "--dir", d], "--hash"),
@@ -1088,4 +1093,32 @@ fn counts_are_grouped_in_text_and_plain_in_json() {
     // A library's message too: a limit of the search.
     let e = mancala_search::SearchError::TooBig { limit: 32_000_000 }.to_string();
     assert!(e.contains("than the 32,000,000 the search"), "{e}");
+}
+
+/// `info` over a folder that also holds other folders lists the tables and names the others
+/// as skipped, and succeeds (the probe of 2026-12-08: each counted as damaged tables, exit
+/// 1, advice to rebuild them); a tier missing below built ones is named with what fills it,
+/// in the JSON as `missing`.
+#[test]
+fn info_skips_other_folders_and_names_a_missing_tier() {
+    let dir = scratch("info-others");
+    build(&dir, "6");
+    let d = dir.to_str().unwrap();
+    std::fs::create_dir_all(dir.join("notavariant")).unwrap();
+    std::fs::create_dir_all(dir.join("kalah-99p")).unwrap();
+    std::fs::remove_file(dir.join("awari-6x4/tier-004.mtb")).unwrap();
+    let out = mancala(&["info", "--dir", d]);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert!(t.contains("skipped: kalah-99p, notavariant"), "{t}");
+    assert!(
+        t.contains("tier 4 is missing") && t.contains("--max-seeds 6"),
+        "{t}"
+    );
+    let v = json(&["info", "--dir", d, "--json"]);
+    let sets = v.as_array().unwrap();
+    assert_eq!(sets.len(), 1, "{v}");
+    assert_eq!(sets[0]["missing"], serde_json::json!([4]), "{v}");
+    assert_eq!(sets[0]["tiers"].as_array().unwrap().len(), 6, "{v}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -265,9 +265,15 @@ impl Oracle {
     /// `a`, an answer about `b`, with why `b` cannot arise, if it cannot.
     fn noted(&self, b: Board, a: Answer) -> Answer {
         Answer {
-            cannot_arise: Spec::for_rules(&self.rules).cannot_arise(b),
+            cannot_arise: self.cannot_arise(b),
             ..a
         }
+    }
+
+    /// Why no game of these rules reaches `b`, if none does (no table holds such a
+    /// position: its value is that of play from it, found by search).
+    pub fn cannot_arise(&self, b: Board) -> Option<mancala_index::Unreachable> {
+        Spec::for_rules(&self.rules).cannot_arise(b)
     }
 
     /// `answer`, unless a table file changed in place while it was worked out (cut short, or

@@ -263,6 +263,15 @@ async fn answer(
         return Ok(json::answer(&a, n));
     }
     if ask.tables_only {
+        if let Some(why) = set.reader.cannot_arise(b) {
+            return Err(ApiError::new(
+                StatusCode::NOT_FOUND,
+                format!(
+                    "no table of {key} holds this position: it cannot arise in a game of {} ({why}); drop tables_only to have it searched",
+                    set.rules.variant().preset.name()
+                ),
+            ));
+        }
         let mut built = match set.reader.tables_up_to() {
             Some(k) => format!("it has tiers 0..={k}"),
             None => "it has none".into(),
@@ -347,6 +356,17 @@ async fn batch(State(s): State<Arc<Shared>>, request: Request) -> Result<Json<Va
         return Err(ApiError::bad(format!(
             "a batch takes its parameters from its JSON body, not from the address ('?{q}')"
         )));
+    }
+    // A body announced bigger than the limit is refused at once, not waited for.
+    let announced = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+    if let Some(n) = announced.filter(|&n| n > MAX_BODY as u64) {
+        return Err(ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("a body of {n} bytes: at most {MAX_BODY} are read; split the batch"),
+        ));
     }
     // The body is read within a time limit: a client that sends it a byte at a time cannot
     // hold a connection for ever.

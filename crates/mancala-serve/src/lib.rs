@@ -33,6 +33,8 @@ mod sets;
 mod tables;
 
 pub use api::{router, MAX_BATCH};
+/// The shortest time limit a request may give (and so the server's own, at least).
+pub use request::LEAST_SECONDS;
 /// The query parameters a request may give (any other is refused).
 pub use request::NAMES as PARAMETERS;
 pub use tables::{warm, Warmed};

@@ -425,7 +425,7 @@ fn refusals_at_the_http_level_are_json_too() {
     // API's JSON error (they had empty bodies).
     let addr = url.trim_start_matches("http://");
     let many: String = (0..200).map(|i| format!("x-{i}: y\r\n")).collect();
-    let cases: [(Vec<u8>, u16, &str); 6] = [
+    let cases: [(Vec<u8>, u16, &str); 7] = [
         (
             format!(
                 "GET /api/query?{} HTTP/1.1\r\nhost: x\r\n\r\n",
@@ -452,6 +452,13 @@ fn refusals_at_the_http_level_are_json_too() {
             "HTTP/1.1",
         ),
         (b"GET / HTTP/9.1\r\n\r\n".to_vec(), 400, "HTTP/1.1"),
+        // A batch announced bigger than the limit is refused at once (it waited for the body
+        // the length announced, then answered 408), its body never sent.
+        (
+            b"POST /api/query HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 999999999\r\n\r\n".to_vec(),
+            413,
+            "at most",
+        ),
     ];
     for (request, status, needle) in cases {
         let shown = String::from_utf8_lossy(&request[..40.min(request.len())]).to_string();
@@ -814,6 +821,18 @@ fn a_position_that_cannot_arise_is_said_to_be_so() {
     assert_eq!(status, 200, "{a}");
     assert!(a["cannot_arise"].as_str().unwrap().contains("empty"), "{a}");
     assert_eq!(a["value"], -8, "{a}");
+    // For the tables alone, the reason no table holds it (it said the 8-seed position lay
+    // beyond tables that went up to 16 seeds).
+    let (status, e) = get(&format!(
+        "{url}/api/query?variant=awari&position={}&tables_only=true",
+        esc("1 1 0 0 0 0 1 1 1 1 1 1")
+    ));
+    assert_eq!(status, 404, "{e}");
+    let msg = e["error"].as_str().unwrap();
+    assert!(
+        msg.contains("cannot arise") && msg.contains("empty"),
+        "{msg}"
+    );
     let (status, a) = get(&format!(
         "{url}/api/query?variant=awari&position={}",
         esc("1 1 0 0 0 0 1 1 1 1 1 0")

@@ -34,7 +34,11 @@ impl InfoCmd {
             .filter(|p| p.is_dir())
             .collect();
         dirs.sort();
-        let sets: Vec<serde_json::Value> = dirs.iter().map(|d| describe_set(d)).collect();
+        // A folder whose name is no rule set's key is not a table folder: named, not counted
+        // as damaged tables (a folder of tables may hold other things).
+        let (sets, others): (Vec<PathBuf>, Vec<PathBuf>) =
+            dirs.into_iter().partition(|d| variant_of(d).is_some());
+        let sets: Vec<serde_json::Value> = sets.iter().map(|d| describe_set(d)).collect();
         if self.json {
             println!("{}", serde_json::to_string_pretty(&sets)?);
             if sets.iter().any(|s| s.get("error").is_some()) {
@@ -45,6 +49,21 @@ impl InfoCmd {
         let damaged = sets.iter().filter(|s| s.get("error").is_some()).count();
         if sets.is_empty() {
             println!("no tables in {}", self.dir.display());
+        }
+        if !others.is_empty() {
+            let names: Vec<String> = others
+                .iter()
+                .map(|d| {
+                    d.file_name()
+                        .unwrap_or_default()
+                        .to_string_lossy()
+                        .into_owned()
+                })
+                .collect();
+            println!(
+                "(not table folders, skipped: {}; a table folder is named by its rule set's key, as `mancala build` names it)",
+                names.join(", ")
+            );
         }
         for s in &sets {
             println!("{}", s["key"].as_str().unwrap_or("?"));
@@ -71,6 +90,17 @@ impl InfoCmd {
                     group(t["lose"].as_u64().unwrap_or(0) as u128),
                 );
             }
+            if let Some(first) = s["missing"].as_array().and_then(|m| m.first()) {
+                let top = s["tiers"]
+                    .as_array()
+                    .and_then(|t| t.last())
+                    .map(|t| &t["seeds"]);
+                println!(
+                    "  tier {first} is missing: questions use the tiers below it only; a build of this rule set with --max-seeds {} into {} fills the gap (the tiers built are kept)",
+                    top.unwrap_or(&serde_json::Value::Null),
+                    self.dir.display()
+                );
+            }
         }
         if damaged > 0 {
             bail!(
@@ -81,8 +111,14 @@ impl InfoCmd {
         Ok(())
     }
 }
+/// The rule set a folder's name is the key of, if it is one.
+fn variant_of(dir: &Path) -> Option<mancala_rules::Variant> {
+    mancala_rules::Variant::from_key(&dir.file_name()?.to_string_lossy())
+}
+
 /// One rule set's folder: every tier's size, form and win/draw/lose counts (for the side to
-/// move), or what is wrong with it.
+/// move), the tiers missing below the highest one (`missing`, when there are any), or what
+/// is wrong with it.
 fn describe_set(dir: &Path) -> serde_json::Value {
     let key = dir
         .file_name()
@@ -91,8 +127,7 @@ fn describe_set(dir: &Path) -> serde_json::Value {
         .to_string();
     let tables = dir.parent().unwrap_or(dir);
     let inner = || -> Result<Vec<TierSummary>> {
-        let variant = mancala_rules::Variant::from_key(&key)
-            .with_context(|| format!("'{key}' does not name a rule set; not a table folder"))?;
+        let variant = variant_of(dir).context("not a table folder")?;
         let rules = mancala_rules::Rules::new(variant);
         let max = TierFiles::Built {
             dir: tables,
@@ -108,7 +143,16 @@ fn describe_set(dir: &Path) -> serde_json::Value {
         Ok(tiers)
     };
     match inner() {
-        Ok(tiers) => mancala_oracle::json::table_set(&key, Ok(&tiers)),
+        Ok(tiers) => {
+            let mut v = mancala_oracle::json::table_set(&key, Ok(&tiers));
+            let built: std::collections::HashSet<usize> = tiers.iter().map(|t| t.seeds).collect();
+            let top = tiers.iter().map(|t| t.seeds).max().unwrap_or(0);
+            let missing: Vec<usize> = (0..top).filter(|n| !built.contains(n)).collect();
+            if !missing.is_empty() {
+                v["missing"] = serde_json::json!(missing);
+            }
+            v
+        }
         Err(e) => mancala_oracle::json::table_set(&key, Err(&format!("{e:#}"))),
     }
 }
