@@ -253,10 +253,12 @@ impl Oracle {
         self.checked(a).map(|a| self.noted(b, a))
     }
 
-    /// [`Oracle::query`] with every move's exact value, above the tables too: a search of
-    /// each move's position, and a losing move's proof can cost many times the position's.
-    /// Cut short, the same error as [`Oracle::query`], with the bounds on the value of `b`
-    /// (not of the move whose search was under way).
+    /// [`Oracle::query`] with every move's exact value, above the tables too: the position's
+    /// value first, then a search of each other move's position (a losing move's proof can
+    /// cost many times the position's). Cut short before the value is proven, the same error
+    /// as [`Oracle::query`], with the bounds on the value of `b`; after it, the answer, whose
+    /// moves not yet searched keep the bounds proven on them (in a game with cycles, the
+    /// error, as before the value).
     pub fn query_exact(&mut self, b: Board, obs: &dyn Observer) -> Result<Answer, OracleError> {
         let a = self.query_unchecked(b, obs, true);
         self.checked(a).map(|a| self.noted(b, a))
@@ -321,10 +323,24 @@ impl Oracle {
             }
             None => {}
         }
-        if exact {
+        if exact && self.rules.variant().family().has_cycles() {
             let moves = self.with_solver(|s| s.move_values(b, obs))?;
             let value = moves.iter().map(|m| m.1).max().unwrap_or(0);
             return Ok(answer(value, moves, Source::Search));
+        }
+        if exact {
+            // Cut short after the value, the moves not yet searched keep their bounds.
+            let s = self.with_solver(|s| s.exact_moves(b, obs))?;
+            let Some(value) = s.value else {
+                return Err(SearchError::OutOfTime { lo: s.lo, hi: s.hi }.into());
+            };
+            return Ok(Answer {
+                value,
+                moves: s.moves,
+                best: s.best,
+                source: Source::Search,
+                cannot_arise: None,
+            });
         }
         let s = self.with_solver(|s| s.solve_moves(b, obs))?;
         let Some(value) = s.value else {

@@ -396,13 +396,58 @@ impl<'a> Solver<'a> {
     /// The value, every best move, every move's proven interval and a principal variation
     /// of `b`.
     pub fn solve(&mut self, b: Board, obs: &dyn Observer) -> Result<Solution, SearchError> {
-        self.solve_with(b, obs, true)
+        self.solve_with(b, obs, true, self.deadline())
     }
 
     /// [`Solver::solve`] without the principal variation, whose later moves each cost a
     /// search of their own: what a question about `b` and its moves needs.
     pub fn solve_moves(&mut self, b: Board, obs: &dyn Observer) -> Result<Solution, SearchError> {
-        self.solve_with(b, obs, false)
+        self.solve_with(b, obs, false, self.deadline())
+    }
+
+    /// Every move's exact value, as [`Solver::move_values`] gives them, for a game without
+    /// cycles: the position's value first (a solve: its best moves exact, the others proven
+    /// below it), then each other move's own search, all within one deadline. Cut short once
+    /// the value is proven, it returns the value with the moves proven so far exact and the
+    /// others bounded, rather than nothing: a question with a time limit keeps what it
+    /// proved. Cut short before, the solution's bounds are the position's (`value` `None`).
+    pub fn exact_moves(&mut self, b: Board, obs: &dyn Observer) -> Result<Solution, SearchError> {
+        let deadline = self.deadline();
+        let mut s = self.solve_with(b, obs, false, deadline)?;
+        let (Some(value), Node::Moves(kids)) = (s.value, self.rules.node(b)) else {
+            return Ok(s);
+        };
+        let open: Vec<usize> = (0..s.moves.len())
+            .filter(|&i| s.moves[i].lo < s.moves[i].hi)
+            .collect();
+        for i in open {
+            let Some(c) = kids.iter().find(|c| c.pit as usize == s.moves[i].pit) else {
+                continue;
+            };
+            let (lo, hi) = match c.next {
+                Next::Over => (c.value(0), c.value(0)),
+                _ => match self.value_by(c.board, obs, deadline) {
+                    Ok((w, k)) => {
+                        s.nodes += k;
+                        (c.value(w), c.value(w))
+                    }
+                    Err(SearchError::OutOfTime { lo, hi }) => move_bounds(c, lo, hi),
+                    Err(e) => return Err(e),
+                },
+            };
+            let m = &mut s.moves[i];
+            (m.lo, m.hi) = (m.lo.max(lo), m.hi.min(hi));
+            if m.lo < m.hi {
+                break;
+            }
+        }
+        s.best = s
+            .moves
+            .iter()
+            .filter(|m| m.lo == value && m.hi == value)
+            .map(|m| m.pit)
+            .collect();
+        Ok(s)
     }
 
     /// Whether the value of `b` is at least `threshold`: one null-window question, cheaper
@@ -417,7 +462,7 @@ impl<'a> Solver<'a> {
         obs: &dyn Observer,
     ) -> Result<Solution, SearchError> {
         if self.rules.variant().family().has_cycles() {
-            let s = self.solve_with(b, obs, false)?;
+            let s = self.solve_with(b, obs, false, self.deadline())?;
             return Ok(Solution {
                 best: s.moves_reaching(threshold),
                 ..s
@@ -453,9 +498,9 @@ impl<'a> Solver<'a> {
         b: Board,
         obs: &dyn Observer,
         line: bool,
+        deadline: Option<Instant>,
     ) -> Result<Solution, SearchError> {
         let started = Instant::now();
-        let deadline = self.deadline();
         if let Some((r, k)) = self.reach(b, deadline)? {
             return self.solve_by_reach(&r, b, started, k);
         }

@@ -252,3 +252,68 @@ fn at_least_agrees_with_the_plain_solver_on_both_sides_of_the_value() {
         }
     }
 }
+
+/// `exact_moves` (`query --exact`) gives every move's exact value, the plain solver's; and
+/// stopped as soon as the value is proven, it keeps the value, with bounds that hold each
+/// move's true value (it used to give up the value with the first move cut short).
+#[test]
+fn exact_moves_agree_and_keep_the_value_when_cut_short() {
+    use mancala_search::{Interrupt, Progress};
+    for (pits, seeds, ec) in [(4, 3, false), (3, 4, true), (4, 2, true)] {
+        let rules = kalah(pits, seeds, ec);
+        let m = pits as usize;
+        let mut plain = PlainKalah::new(m, ec);
+        let opts = Options {
+            hash_mb: 4,
+            threads: 1,
+            ..Options::default()
+        };
+        let mut rng = Lcg(pits as u64 * 77 + seeds as u64);
+        let mut positions = vec![rules.start()];
+        positions.extend(
+            game_positions(&rules, rules.start(), &mut rng)
+                .into_iter()
+                .take(6),
+        );
+        for b in positions {
+            let pitv = b.pits(2 * m);
+            let at = format!("{pits}x{seeds} ec={ec} {pitv:?}");
+            let want = plain.value(&pitv);
+            let mut solver = Solver::new(&rules, None, opts).unwrap();
+            let s = solver.exact_moves(b, &()).unwrap();
+            assert_eq!(s.value, Some(want), "{at}");
+            for mv in &s.moves {
+                let truth = plain.move_value(&pitv, mv.pit);
+                assert_eq!(mv.value(), Some(truth), "{at} move {}", mv.pit);
+            }
+            let best: Vec<usize> = s
+                .moves
+                .iter()
+                .filter(|mv| mv.lo == want)
+                .map(|mv| mv.pit)
+                .collect();
+            assert_eq!(s.best, best, "{at}");
+            let stop = Interrupt::new();
+            let mut cut = Solver::new(&rules, None, opts).unwrap();
+            cut.set_interrupt(Some(stop.clone()));
+            let raise = |p: &Progress| {
+                if p.lo == p.hi {
+                    stop.raise();
+                }
+            };
+            let Ok(s) = cut.exact_moves(b, &raise) else {
+                continue;
+            };
+            if let Some(v) = s.value {
+                assert_eq!(v, want, "{at}");
+            }
+            for mv in &s.moves {
+                let truth = plain.move_value(&pitv, mv.pit);
+                assert!(
+                    mv.lo <= truth && truth <= mv.hi,
+                    "{at}: {mv:?}, true {truth}"
+                );
+            }
+        }
+    }
+}

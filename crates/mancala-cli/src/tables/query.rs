@@ -37,8 +37,8 @@ pub struct QueryCmd {
     exact: bool,
 
     /// Above the built tiers: stop the search after this many seconds and report the proven
-    /// bounds instead of the value (with --exact, bounds on the position's value). Ctrl-C
-    /// stops it the same way, then exits with status 130
+    /// bounds instead of the value (with --exact, once the value is proven, the moves not yet
+    /// proven keep their bounds). Ctrl-C stops it the same way, then exits with status 130
     #[arg(long, value_name = "S", allow_negative_numbers = true)]
     max_seconds: Option<f64>,
 
@@ -161,6 +161,11 @@ impl QueryCmd {
                 println!(
                     "best moves: not proven ({})",
                     best_unproven(stopped, oracle.rules())
+                );
+            } else if self.exact && a.moves.iter().any(|m| m.value().is_none()) {
+                println!(
+                    "--exact: {} before every move's value was proven; the others carry their proven bounds",
+                    cut_short(stopped)
                 );
             }
         }
