@@ -121,7 +121,15 @@ async fn rule_set(s: &Arc<Shared>, p: &Pairs) -> Result<Arc<RuleSet>, ApiError> 
 /// `GET /api/variants`: the presets with tables (as `mancala variants --json` lists them,
 /// their sizes in the API's words) and the rule sets with tables on this server, with the
 /// seeds they answer up to and the parameters that name them.
-async fn variants(State(s): State<Arc<Shared>>) -> Json<Value> {
+async fn variants(
+    State(s): State<Arc<Shared>>,
+    q: Result<Query<Vec<(String, String)>>, QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    if let Some((k, _)) = pairs(q)?.first() {
+        return Err(ApiError::bad(format!(
+            "unknown parameter '{k}': /api/variants takes none"
+        )));
+    }
     let family = PackedFamily {
         settings: Settings::default(),
         builds: Arc::new(()),
@@ -148,7 +156,7 @@ async fn variants(State(s): State<Arc<Shared>>) -> Json<Value> {
     let built = tokio::task::spawn_blocking(move || built_sets(&config))
         .await
         .unwrap_or_default();
-    Json(json!({ "presets": presets, "built": built }))
+    Ok(Json(json!({ "presets": presets, "built": built })))
 }
 
 /// Two numbers of a JSON array.
@@ -163,7 +171,7 @@ fn built_sets(config: &Config) -> Vec<Value> {
     crate::tables::on_server(config)
         .iter()
         .filter_map(|(rules, source)| {
-            let up_to = source.open(config, rules)?.complete_up_to()?;
+            let up_to = source.open_headers(config, rules)?.complete_up_to()?;
             Some(built(rules, up_to, source.name()?))
         })
         .collect()

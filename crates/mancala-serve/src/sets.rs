@@ -173,24 +173,25 @@ impl Shared {
         let rules = Rules::new(variant);
         let key = rules.variant().key();
         let found = Source::of(&self.config, &rules);
-        let (tables, reader, damaged) = match (found, self.oracle(&rules, found)) {
-            (_, Ok(reader)) => (found, reader, None),
-            (Source::Built(_), Err(e)) => match damaged_tier(&e) {
-                Some(k) => {
-                    // Stat first: a build that replaces the file from now on is noticed.
-                    let file = FileStat::of(tier_path(&self.config.dir, &key, k as usize));
-                    let below = match k {
-                        0 => Source::None,
-                        k => Source::Built(k as usize - 1),
-                    };
-                    let reader = self
-                        .oracle(&rules, below)
-                        .map_err(|e| ApiError::oracle(e, &key))?;
-                    (below, reader, Some((e.to_string(), file)))
-                }
-                None => return Err(ApiError::oracle(e, &key)),
-            },
-            (_, Err(e)) => return Err(ApiError::oracle(e, &key)),
+        // Each damaged tier met leaves the tiers below it (a lower one may be damaged too).
+        let (mut tables, mut damaged) = (found, None);
+        let reader = loop {
+            match self.oracle(&rules, tables) {
+                Ok(reader) => break reader,
+                Err(e) => match (tables, damaged_tier(&e)) {
+                    // Lower every time (a tier named above those opened would loop).
+                    (Source::Built(max), Some(k)) if k as usize <= max => {
+                        // Stat first: a build that replaces the file from now on is noticed.
+                        let file = FileStat::of(tier_path(&self.config.dir, &key, k as usize));
+                        damaged = Some((e.to_string(), file));
+                        tables = match k {
+                            0 => Source::None,
+                            k => Source::Built(k as usize - 1),
+                        };
+                    }
+                    _ => return Err(ApiError::oracle(e, &key)),
+                },
+            }
         };
         let (damaged, damaged_file) = damaged.unzip();
         Ok(Arc::new(RuleSet {
@@ -326,11 +327,16 @@ impl FileStat {
     }
 }
 
-/// The tier whose file `e` finds damaged (its payload, header or version), if it is one.
+/// The tier whose file `e` finds damaged (its payload, header or version) or not a file at
+/// all (a pipe or a folder in its place), if it is one.
 fn damaged_tier(e: &OracleError) -> Option<u32> {
     match e {
         OracleError::Table(TableError::File {
-            file: FileError::Checksum { .. } | FileError::Corrupt { .. } | FileError::Version { .. },
+            file:
+                FileError::Checksum { .. }
+                | FileError::Corrupt { .. }
+                | FileError::Version { .. }
+                | FileError::NotAFile { .. },
             tier,
             ..
         }) => *tier,

@@ -218,6 +218,7 @@ fn bad_input_gets_a_4xx_that_says_what_to_fix() {
         ("/api/query?variant=..%2F..%2Fetc%2Fpasswd", 400, "is not a game this server answers"),
         ("/../../etc/passwd", 404, "no such page"),
         ("/api/nothing", 404, "no such page"),
+        ("/api/variants?x=1", 400, "unknown parameter 'x'"),
     ];
     for &(path, want, needle) in cases {
         let (status, body) = get(&format!("{url}{path}"));
@@ -770,6 +771,20 @@ fn a_server_started_over_a_damaged_tier_never_answers_from_it() {
         assert_eq!((&a["value"], &a["best"]), (&b["value"], &b["best"]), "{p}");
         assert_eq!(a["source"], "search", "{a}");
     }
+    // A pipe where a tier's file goes is left out the same way, and nothing blocks on it.
+    let fifo = dir.join(format!("{key}/tier-010.mtb"));
+    std::fs::remove_file(&fifo).unwrap();
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.unwrap().success());
+    let url = start(&dir);
+    let path = format!(
+        "/api/query?variant=awari&position={}",
+        esc("2 2 2 2 1 1 0 0 0 0 0 0")
+    );
+    let (status, a) = get(&format!("{url}{path}"));
+    let (_, b) = get(&format!("{whole}{path}"));
+    assert_eq!(status, 200, "{a}");
+    assert_eq!((&a["value"], &a["best"]), (&b["value"], &b["best"]));
     // Below the damaged tier, the tables.
     let (status, a) = get(&format!(
         "{url}/api/query?variant=awari&position={}&tables_only=true",
