@@ -231,8 +231,9 @@ impl Shared {
 
     /// The answer for an oracle's error about `set`. A table file changed in place under
     /// it, or replaced behind it (see `mancala_tables::Tables::unchanged`), closes the rule
-    /// set: the next request opens its tables again, checks the payloads that changed, and
-    /// reads the files as they are then (or is told what is wrong with them).
+    /// set: the next request opens its tables again, checks their payloads (the record of
+    /// a check no longer vouches for files that changed), and reads the files as they are
+    /// then (or is told what is wrong with them).
     pub fn oracle_error(&self, set: &Arc<RuleSet>, e: OracleError) -> ApiError {
         if ApiError::changed(&e) {
             self.close(set);
