@@ -244,7 +244,7 @@ pub fn cut_short(stopped: bool) -> &'static str {
     use std::sync::atomic::Ordering::SeqCst;
     match (stopped, STOPPED_BY.load(SeqCst)) {
         (false, _) => "out of time",
-        (true, 2) => "stopped by SIGTERM",
+        (true, by) if by == Signal::Term as u8 => "stopped by SIGTERM",
         (true, _) => "stopped by Ctrl-C",
     }
 }

@@ -328,21 +328,12 @@ impl Oracle {
             let value = moves.iter().map(|m| m.1).max().unwrap_or(0);
             return Ok(answer(value, moves, Source::Search));
         }
-        if exact {
-            // Cut short after the value, the moves not yet searched keep their bounds.
-            let s = self.with_solver(|s| s.exact_moves(b, obs))?;
-            let Some(value) = s.value else {
-                return Err(SearchError::OutOfTime { lo: s.lo, hi: s.hi }.into());
-            };
-            return Ok(Answer {
-                value,
-                moves: s.moves,
-                best: s.best,
-                source: Source::Search,
-                cannot_arise: None,
-            });
-        }
-        let s = self.with_solver(|s| s.solve_moves(b, obs))?;
+        // With `exact`, cut short after the value, the moves not yet searched keep their
+        // bounds.
+        let s = match exact {
+            true => self.with_solver(|s| s.exact_moves(b, obs))?,
+            false => self.with_solver(|s| s.solve_moves(b, obs))?,
+        };
         let Some(value) = s.value else {
             return Err(SearchError::OutOfTime { lo: s.lo, hi: s.hi }.into());
         };

@@ -546,8 +546,7 @@ impl<'a> Solver<'a> {
         let mut moves: Vec<MoveValue> = kids
             .iter()
             .map(|c| {
-                let n = c.board.total() as i32;
-                let (lo, h) = move_bounds(c, -n, n);
+                let (lo, h) = seed_bounds(c);
                 MoveValue {
                     pit: c.pit as usize,
                     lo: lo.min(hi),
@@ -679,10 +678,7 @@ impl<'a> Solver<'a> {
                     _ => match self.value_by(c.board, obs, deadline) {
                         Ok((w, _)) => w,
                         Err(SearchError::OutOfTime { lo, hi }) => {
-                            let rest = kids.iter().skip(i + 1).map(|c| {
-                                let n = c.board.total() as i32;
-                                move_bounds(c, -n, n)
-                            });
+                            let rest = kids.iter().skip(i + 1).map(seed_bounds);
                             let done = out.iter().map(|&(_, v)| (v, v));
                             let bounds = done.chain([move_bounds(c, lo, hi)]).chain(rest);
                             let (lo, hi) = bounds
@@ -716,6 +712,13 @@ impl<'a> Solver<'a> {
 fn move_bounds(c: &Child, lo: i32, hi: i32) -> (i32, i32) {
     let (a, b) = (c.value(lo), c.value(hi));
     (a.min(b), a.max(b))
+}
+
+/// The bounds on the value of move `c` that the seeds left on its board allow (whoever moves
+/// there gains at most all of them, loses at most all of them).
+fn seed_bounds(c: &Child) -> (i32, i32) {
+    let n = c.board.total() as i32;
+    move_bounds(c, -n, n)
 }
 
 /// The transposition table, in MiB, that a search `above` seeds above the tables (or above

@@ -55,23 +55,21 @@ impl Source {
     /// `mancala_oracle::open_checked`) and watched (a file changed in place under them is an
     /// error, not a fault); `None` when there are none or they do not open.
     pub fn open(self, config: &Config, rules: &Rules) -> Option<Tables> {
-        self.open_as(config, rules, Payload::Checked)
+        match self {
+            Source::Built(max) => open_checked(&config.dir, rules, max).ok(),
+            _ => self.open_headers(config, rules),
+        }
     }
 
     /// [`Source::open`] with the headers checked only: for listing what is on the server,
     /// which must not read a damaged set's every byte again at each listing (a damaged set
     /// has no record of a check to spare it).
     pub fn open_headers(self, config: &Config, rules: &Rules) -> Option<Tables> {
-        self.open_as(config, rules, Payload::Unchecked)
-    }
-
-    fn open_as(self, config: &Config, rules: &Rules, payload: Payload) -> Option<Tables> {
-        match (self, &config.vu_dir, payload) {
-            (Source::Built(max), _, Payload::Checked) => open_checked(&config.dir, rules, max).ok(),
-            (Source::Built(max), _, Payload::Unchecked) => {
-                Tables::open_with(&config.dir, rules, max, payload, Watching::On).ok()
+        match (self, &config.vu_dir) {
+            (Source::Built(max), _) => {
+                Tables::open_with(&config.dir, rules, max, Payload::Unchecked, Watching::On).ok()
             }
-            (Source::Published(max), Some(vu), _) => {
+            (Source::Published(max), Some(vu)) => {
                 Tables::open_published_with(vu, rules, max, Watching::On).ok()
             }
             _ => None,
